@@ -1,0 +1,48 @@
+// Astro configuration: static pages everywhere, `/` and the API rendered on demand
+// by the node adapter in middleware mode, mounted by our own server (src/server/main.ts).
+import { defineConfig } from 'astro/config';
+import mdx from '@astrojs/mdx';
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import node from '@astrojs/node';
+
+const SITE = process.env.SITE_URL || 'http://localhost:4321';
+
+/** Pages that exist for people but not for search engines. */
+const NOT_INDEXED = ['/404'];
+
+export default defineConfig({
+  site: SITE,
+  trailingSlash: 'never',
+  build: { format: 'file', inlineStylesheets: 'never' },
+  output: 'static',
+  adapter: node({ mode: 'middleware', staticHeaders: true }),
+  session: false,
+  integrations: [
+    react(),
+    mdx(),
+    sitemap({
+      // Only prerendered, indexable pages: `/` is on demand but is the product itself.
+      filter: (page) => !NOT_INDEXED.some((p) => new URL(page).pathname === p),
+    }),
+  ],
+  security: {
+    checkOrigin: true,
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data: https:",
+        "connect-src 'self' https:",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "worker-src 'self'",
+      ],
+    },
+  },
+  server: { host: '127.0.0.1', port: 4321 },
+  markdown: { syntaxHighlight: 'prism' },
+  devToolbar: { enabled: false },
+});

@@ -1,0 +1,33 @@
+// After `astro build`: precompress text assets (brotli and gzip) so the server never
+// compresses per request. Later build steps (the ASN index) hook in here too.
+import { readdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+
+const CLIENT = path.resolve('dist/client');
+const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|webmanifest|map)$/;
+const MIN_BYTES = 512;
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+let count = 0;
+let before = 0;
+let after = 0;
+for (const file of walk(CLIENT)) {
+  if (!COMPRESSIBLE.test(file) || statSync(file).size < MIN_BYTES) continue;
+  const body = readFileSync(file);
+  const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  const gz = gzipSync(body, { level: 9 });
+  writeFileSync(file + '.br', br);
+  writeFileSync(file + '.gz', gz);
+  count++;
+  before += body.length;
+  after += br.length;
+}
+console.log(`postbuild: precompressed ${count} files, ${(before / 1024).toFixed(0)} KiB -> ${(after / 1024).toFixed(0)} KiB brotli`);

@@ -1,0 +1,187 @@
+/**
+ * The HTTP entry: derives the client address, sets security headers, and hands each
+ * request to the first part that claims it: health check, route handlers (API, plain
+ * text), static files, the on-demand page `/`, and finally the 404 page.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientIp, forwardedProtoIsHttps } from './client-ip.ts';
+import type { Config } from './config.ts';
+import { BASE_SECURITY_HEADERS, HSTS, NON_HTML_CSP, withFrameAncestors } from './security-headers.ts';
+import { negotiate, type StaticFile, type StaticSite } from './static-site.ts';
+
+/** A request as route handlers see it: parsed, with the derived client address. */
+export interface AppRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: { get(name: string): string | null };
+  clientIp: string;
+  /** Reads the body, rejecting with BodyTooLarge past the configured limit. */
+  body(): Promise<Buffer>;
+}
+
+/** What a route handler answers. */
+export interface AppResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** A route handler: answers, or returns undefined to pass the request on. */
+export type Handler = (req: AppRequest) => AppResponse | undefined | Promise<AppResponse | undefined>;
+
+/** Renders an on-demand page through Astro, with locals for the page. */
+export type PageRenderer = (req: IncomingMessage, res: ServerResponse, locals: App.Locals) => Promise<void>;
+
+export class BodyTooLarge extends Error {}
+
+export interface AppParts {
+  config: Config;
+  site: StaticSite;
+  handlers: Handler[];
+  renderPage?: PageRenderer;
+  /** Builds the locals of an on-demand page from the request (the lookup for `/`). */
+  pageLocals?: (req: AppRequest) => App.Locals | Promise<App.Locals>;
+}
+
+/** Wraps node's header access in the `get()` shape handlers use. */
+function headerGetter(req: IncomingMessage): AppRequest['headers'] {
+  return {
+    get(name: string) {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) return reject(new BodyTooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile, status = 200): void {
+  const isHtml = file.type.startsWith('text/html');
+  res.setHeader('content-type', file.type);
+  res.setHeader('cache-control', status === 200 ? file.cacheControl : 'no-cache');
+  res.setHeader('content-security-policy', isHtml && file.headers['content-security-policy']
+    ? withFrameAncestors(file.headers['content-security-policy'])
+    : NON_HTML_CSP);
+  res.setHeader('vary', 'accept-encoding');
+  if (status === 200) {
+    res.setHeader('etag', file.etag);
+    if (req.headers['if-none-match'] === file.etag) {
+      res.writeHead(304).end();
+      return;
+    }
+  }
+  const { body, encoding } = negotiate(file, req.headers['accept-encoding']);
+  if (encoding) res.setHeader('content-encoding', encoding);
+  res.setHeader('content-length', body.length);
+  res.writeHead(status);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Sends a JSON error in the API's shape. */
+export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}): AppResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify({ error: { code, message } }),
+  };
+}
+
+function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse): void {
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (!res.hasHeader('content-security-policy')) res.setHeader('content-security-policy', NON_HTML_CSP);
+  const body = reply.body ?? '';
+  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  res.writeHead(reply.status);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Builds the node request listener from its parts. */
+export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerResponse) => void {
+  const { config, site, handlers } = parts;
+  const notFoundPage = site.notFound;
+
+  const notFound = (req: IncomingMessage, res: ServerResponse): void => {
+    if (notFoundPage) sendStatic(req, res, notFoundPage, 404);
+    else sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' });
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const peer = req.socket.remoteAddress ?? '';
+    const headers = headerGetter(req);
+    for (const [k, v] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(k, v);
+    if (forwardedProtoIsHttps(peer, headers, config.trustProxy)) res.setHeader('strict-transport-security', HSTS);
+
+    const rawUrl = req.url ?? '/';
+    if (!rawUrl.startsWith('/')) return sendReply(req, res, jsonError(400, 'bad_request', 'The request target must be a path.'));
+    const q = rawUrl.indexOf('?');
+    let path: string;
+    try {
+      path = decodeURIComponent(q === -1 ? rawUrl : rawUrl.slice(0, q));
+    } catch {
+      return sendReply(req, res, jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'));
+    }
+    const appReq: AppRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1)),
+      headers,
+      clientIp: clientIp(peer, headers, config.trustProxy),
+      body: () => readBody(req, config.bodyLimit),
+    };
+
+    if (path === '/healthz') {
+      return sendReply(req, res, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' });
+    }
+    for (const handler of handlers) {
+      const reply = await handler(appReq);
+      if (reply) return sendReply(req, res, reply);
+    }
+    const isRead = appReq.method === 'GET' || appReq.method === 'HEAD';
+    const file = site.get(path);
+    if (file) {
+      if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
+      return sendStatic(req, res, file);
+    }
+    if (path === '/' && parts.renderPage) {
+      if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
+      const locals = parts.pageLocals ? await parts.pageLocals(appReq) : ({ clientIp: appReq.clientIp } as App.Locals);
+      res.setHeader('cache-control', 'private, no-store');
+      return parts.renderPage(req, res, locals);
+    }
+    if (path.length > 1 && path.endsWith('/') && site.get(path.replace(/\/+$/, ''))) {
+      const location = path.replace(/\/+$/, '') + (q === -1 ? '' : rawUrl.slice(q));
+      return sendReply(req, res, { status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` });
+    }
+    return notFound(req, res);
+  }
+
+  return (req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof BodyTooLarge) {
+        if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`));
+        return;
+      }
+      console.error('request failed:', req.method, req.url, error);
+      if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'));
+      else res.destroy();
+    });
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { clientIp, forwardedProtoIsHttps, parseTrustProxy } from './client-ip.ts';
+
+const headers = (h: Record<string, string>) => ({ get: (n: string) => h[n.toLowerCase()] ?? null });
+
+describe('clientIp', () => {
+  const cases: Array<[string, string, Record<string, string>, string, string]> = [
+    // [behaviour, peer, headers, TRUST_PROXY, expected]
+    ['uses the socket address when no proxy is trusted', '203.0.113.5', {}, '', '203.0.113.5'],
+    ['treats X-Forwarded-For from an untrusted peer as absent', '203.0.113.5', { 'x-forwarded-for': '1.2.3.4' }, '', '203.0.113.5'],
+    ['treats X-Real-IP from an untrusted peer as absent', '203.0.113.5', { 'x-real-ip': '1.2.3.4' }, '10.0.0.0/8', '203.0.113.5'],
+    ['shows an IPv4-mapped IPv6 peer as IPv4', '::ffff:198.51.100.2', {}, '', '198.51.100.2'],
+    ['canonicalises an IPv6 peer', '2001:DB8:0:0:0:0:0:1', {}, '', '2001:db8::1'],
+    ['takes the client from X-Forwarded-For when the peer is trusted', '10.0.0.2', { 'x-forwarded-for': '198.51.100.7' }, '10.0.0.0/8', '198.51.100.7'],
+    ['walks a chain through two trusted proxies', '10.0.0.2', { 'x-forwarded-for': '198.51.100.7, 10.1.1.1' }, '10.0.0.0/8', '198.51.100.7'],
+    ['stops at the first untrusted hop from the right', '10.0.0.2', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 10.1.1.1' }, '10.0.0.0/8', '198.51.100.7'],
+    ['uses every hop when all are trusted', '10.0.0.2', { 'x-forwarded-for': '10.9.9.9, 10.1.1.1' }, '10.0.0.0/8', '10.9.9.9'],
+    ['honours a hop count of one', '192.0.2.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7' }, '1', '198.51.100.7'],
+    ['honours a hop count of two', '192.0.2.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 192.0.2.9' }, '2', '198.51.100.7'],
+    ['falls back to the leftmost hop when the chain is shorter than the hop count', '192.0.2.1', { 'x-forwarded-for': '198.51.100.7' }, '3', '198.51.100.7'],
+    ['reads the Forwarded header with a quoted, bracketed IPv6 and port', '127.0.0.1', { forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https' }, 'loopback', '2001:db8:cafe::17'],
+    ['prefers Forwarded over X-Forwarded-For', '127.0.0.1', { forwarded: 'for=198.51.100.1', 'x-forwarded-for': '198.51.100.2' }, 'loopback', '198.51.100.1'],
+    ['strips a port from an IPv4 hop', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7:5555' }, 'loopback', '198.51.100.7'],
+    ['strips brackets and port from an IPv6 hop', '127.0.0.1', { 'x-forwarded-for': '[2001:db8::5]:443' }, 'loopback', '2001:db8::5'],
+    ['accepts an unbracketed IPv6 hop', '127.0.0.1', { 'x-forwarded-for': '2001:db8::5' }, 'loopback', '2001:db8::5'],
+    ['uses X-Real-IP when it is the only header', '127.0.0.1', { 'x-real-ip': '198.51.100.8' }, 'loopback', '198.51.100.8'],
+    ['ignores garbage and keeps the last good hop', '127.0.0.1', { 'x-forwarded-for': 'not-an-ip' }, 'loopback', '127.0.0.1'],
+    ['ignores garbage in the middle of a chain', '127.0.0.1', { 'x-forwarded-for': '198.51.100.1, <script>, 127.0.0.2' }, 'loopback', '127.0.0.2'],
+    ['ignores an empty header', '127.0.0.1', { 'x-forwarded-for': '' }, 'loopback', '127.0.0.1'],
+    ['ignores an out-of-range octet', '127.0.0.1', { 'x-forwarded-for': '1.2.3.256' }, 'loopback', '127.0.0.1'],
+    ['ignores obfuscated Forwarded identifiers', '127.0.0.1', { forwarded: 'for=_hidden' }, 'loopback', '127.0.0.1'],
+    ['shows a mapped address from a header as IPv4', '127.0.0.1', { 'x-forwarded-for': '::ffff:198.51.100.3' }, 'loopback', '198.51.100.3'],
+  ];
+  it.each(cases)('%s', (_name, peer, h, trust, expected) => {
+    expect(clientIp(peer, headers(h), parseTrustProxy(trust))).toBe(expected);
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it.each([
+    ['', 'none'], ['false', 'none'], ['0', 'none'], ['2', 'hops'], ['10.0.0.0/8, ::1', 'cidrs'], ['loopback,private', 'cidrs'],
+  ])('reads %j as %s', (value, kind) => {
+    expect(parseTrustProxy(value).kind).toBe(kind);
+  });
+  it.each(['10.0.0.0/33', 'proxy.local', '1.2.3.4/8/9', '99'])('rejects %j with a reason', (value) => {
+    expect(() => parseTrustProxy(value)).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('forwardedProtoIsHttps', () => {
+  it.each([
+    ['believes https from a trusted peer', '127.0.0.1', { 'x-forwarded-proto': 'https' }, 'loopback', true],
+    ['ignores https from an untrusted peer', '203.0.113.1', { 'x-forwarded-proto': 'https' }, 'loopback', false],
+    ['ignores the header when nothing is trusted', '127.0.0.1', { 'x-forwarded-proto': 'https' }, '', false],
+    ['reads proto from Forwarded', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto=https' }, '1', true],
+    ['is false for plain http', '127.0.0.1', { 'x-forwarded-proto': 'http' }, 'loopback', false],
+  ] as const)('%s', (_n, peer, h, trust, expected) => {
+    expect(forwardedProtoIsHttps(peer, headers(h), parseTrustProxy(trust))).toBe(expected);
+  });
+});

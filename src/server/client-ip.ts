@@ -1,0 +1,111 @@
+/**
+ * The visitor's address. The socket peer by default; `Forwarded`, `X-Forwarded-For`
+ * or `X-Real-IP` only when the peer is a proxy we were told to trust (TRUST_PROXY),
+ * walking the chain from the right and stopping at the first untrusted hop.
+ */
+import { cidrContains, formatIp, parseCidr, parseIp, type Cidr, type ParsedIp } from '../lib/ip-address.ts';
+
+/** Which peers may speak for the client: none, the nearest N hops, or peers inside CIDRs. */
+export type TrustProxy =
+  | { kind: 'none' }
+  | { kind: 'hops'; hops: number }
+  | { kind: 'cidrs'; cidrs: Cidr[] };
+
+const NAMED_RANGES: Record<string, string[]> = {
+  loopback: ['127.0.0.0/8', '::1/128'],
+  private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+};
+
+/**
+ * Parses TRUST_PROXY: empty or `false` (trust nobody), a hop count (`1`), or a comma list
+ * of CIDRs, addresses and the names `loopback`, `private`, `linklocal`.
+ * Throws with a one-line reason on anything else.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = (value ?? '').trim();
+  if (text === '' || text === 'false' || text === '0') return { kind: 'none' };
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 32) throw new Error(`TRUST_PROXY hop count ${hops} is implausible (max 32)`);
+    return { kind: 'hops', hops };
+  }
+  const cidrs: Cidr[] = [];
+  for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const entry of NAMED_RANGES[item] ?? [item]) {
+      const cidr = parseCidr(entry);
+      if (!cidr) throw new Error(`TRUST_PROXY entry "${item}" is not a CIDR, an address, a hop count or loopback/private/linklocal`);
+      cidrs.push(cidr);
+    }
+  }
+  return { kind: 'cidrs', cidrs };
+}
+
+/** Strips brackets, ports and quotes from one hop as proxies write it; undefined for garbage. */
+export function parseHop(raw: string): ParsedIp | undefined {
+  let text = raw.trim().replace(/^"(.*)"$/, '$1');
+  if (text.startsWith('[')) {
+    const end = text.indexOf(']');
+    if (end === -1) return undefined;
+    text = text.slice(1, end);
+  } else if (/^[\d.]+:\d+$/.test(text)) {
+    text = text.slice(0, text.lastIndexOf(':'));
+  }
+  return parseIp(text);
+}
+
+/** The hops a proxy chain names, left (client side) to right, from the first header present. */
+function forwardedChain(headers: Headers): string[] {
+  const forwarded = headers.get('forwarded');
+  if (forwarded) {
+    const hops: string[] = [];
+    for (const element of forwarded.split(',')) {
+      const pair = element.split(';').map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('for='));
+      hops.push(pair ? pair.slice(4) : '');
+    }
+    return hops;
+  }
+  const xff = headers.get('x-forwarded-for');
+  if (xff) return xff.split(',');
+  const real = headers.get('x-real-ip');
+  return real ? [real] : [];
+}
+
+/** Minimal header access, satisfied by `Headers` and by a node-request adapter. */
+export interface Headers { get(name: string): string | null | undefined }
+
+/**
+ * Derives the client address from the socket peer and, for trusted peers, the proxy chain.
+ * Returns canonical text (`::ffff:1.2.3.4` becomes `1.2.3.4`).
+ */
+export function clientIp(peer: string, headers: Headers, trust: TrustProxy): string {
+  const peerIp = parseIp(peer);
+  if (!peerIp) return peer;
+  if (trust.kind === 'none') return formatIp(peerIp);
+  const chain = forwardedChain(headers);
+  let current = peerIp;
+  let trustedHops = 0;
+  const isTrusted = (ip: ParsedIp): boolean =>
+    trust.kind === 'hops' ? trustedHops < trust.hops : trust.cidrs.some((c) => cidrContains(c, ip));
+  for (let i = chain.length - 1; i >= 0 && isTrusted(current); i--) {
+    const hop = parseHop(chain[i]!);
+    if (!hop) break; // garbage from here leftwards: the last good hop is the best we know
+    trustedHops++;
+    current = hop;
+  }
+  return formatIp(current);
+}
+
+/**
+ * Whether the request reached the trusted proxy over TLS (for HSTS): only believed when
+ * the peer itself is trusted.
+ */
+export function forwardedProtoIsHttps(peer: string, headers: Headers, trust: TrustProxy): boolean {
+  const peerIp = parseIp(peer);
+  if (!peerIp || trust.kind === 'none') return false;
+  if (trust.kind === 'cidrs' && !trust.cidrs.some((c) => cidrContains(c, peerIp))) return false;
+  if (trust.kind === 'hops' && trust.hops === 0) return false;
+  const forwarded = headers.get('forwarded');
+  if (forwarded) return /(?:^|[;,\s])proto="?https"?/i.test(forwarded);
+  return (headers.get('x-forwarded-proto') ?? '').split(',')[0]!.trim().toLowerCase() === 'https';
+}

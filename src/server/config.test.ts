@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults with an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ host: '127.0.0.1', port: 4321, webConcurrency: 1, trustProxy: { kind: 'none' } });
+    expect(c.dataDir).toMatch(/\/data$/);
+  });
+  it.each([
+    ['PORT', '70000', /PORT="70000" must be a whole number from 0 to 65535/],
+    ['PORT', '80a', /PORT="80a"/],
+    ['WEB_CONCURRENCY', '0', /WEB_CONCURRENCY="0"/],
+    ['TRUST_PROXY', 'yes please', /TRUST_PROXY entry "yes please"/],
+    ['DATABASE_URL', 'mysql://x', /DATABASE_URL must start with postgres/],
+  ])('rejects %s=%s with one clear line', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * E2E harness: starts the built server on a free port (127.0.0.1 only) and a system
+ * Chromium through playwright-core. No downloads: CHROMIUM_PATH or a Debian chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/** Starts `src/server/main.ts` from the build with extra environment; resolves once it listens. */
+export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['src/server/main.ts'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`server did not start:\n${output}`)); }, 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        const port = Number(match[1]);
+        resolve({
+          url: `http://127.0.0.1:${port}`,
+          port,
+          process: child,
+          output: () => output,
+          stop: () => new Promise((done) => {
+            if (child.exitCode !== null) return done(child.exitCode);
+            child.once('exit', (code) => done(code));
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${output}`)); });
+  });
+}
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/** The system Chromium: CHROMIUM_PATH, else the first known install path that exists. */
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH || CANDIDATES.find((p) => existsSync(p));
+  if (!path) throw new Error('No Chromium found: install Debian\'s chromium or set CHROMIUM_PATH');
+  return path;
+}
+
+/** Launches headless Chromium with the flags this closed network needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Every URL the sitemap lists, rewritten onto the test server's origin. */
+export async function sitemapPaths(base: string): Promise<string[]> {
+  const index = await (await fetch(`${base}/sitemap-index.xml`)).text();
+  const paths: string[] = [];
+  for (const [, loc] of index.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+    const sitemap = await (await fetch(`${base}${new URL(loc!).pathname}`)).text();
+    for (const [, page] of sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)) paths.push(new URL(page!).pathname);
+  }
+  return paths;
+}
