@@ -1,0 +1,104 @@
+/**
+ * The lookup record and the API's request/response shapes: one definition shared by the
+ * server (which builds them) and the islands (which validate what they fetch).
+ * Field names follow the product spec, section 3 ("IP info record").
+ */
+import * as z from 'zod/mini';
+
+export const LOCATION_SOURCES = ['ip', 'hybrid', 'cached'] as const;
+export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
+export const ACCURACY_TIERS = ['high', 'medium', 'low', 'region'] as const;
+export const NETWORK_TYPES = ['mobile', 'business', 'datacenter', 'residential', 'private', 'other'] as const;
+
+/** Result of the VPN/proxy score (spec section 5): detected when the score exceeds 0.4. */
+export const VpnResultSchema = z.object({
+  detected: z.boolean(),
+  /** Summed score, 0 and up (not capped at 1; the threshold is 0.4). */
+  confidence: z.number(),
+  /** One reason text per row that fired, e.g. 'Datacenter IP detected'. */
+  indicators: z.array(z.string()),
+});
+export type VpnResult = z.infer<typeof VpnResultSchema>;
+
+/** The IP info record. Missing text is 'Unknown'; missing coordinates are 0. */
+export const IpInfoSchema = z.object({
+  ip: z.string(),
+  ip_version: z.enum(['ipv4', 'ipv6']),
+  city: z.string(),
+  region: z.string(),
+  /** ISO 3166-1 alpha-2, as `country` is in the sketch's backend; same as country_code. */
+  country: z.string(),
+  country_name: z.string(),
+  country_code: z.string(),
+  postal: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  timezone: z.string(),
+  isp: z.string(),
+  org: z.string(),
+  /** 'AS15169', or 'Unknown'. */
+  asn: z.string(),
+  asn_org: z.string(),
+  confidence_score: z.number(),
+  location_source: z.enum(LOCATION_SOURCES),
+  vpn_detected: z.boolean(),
+  vpn: VpnResultSchema,
+  risk_level: z.enum(RISK_LEVELS),
+  /** km between the two city sources when both name a city; null otherwise. */
+  distance_consensus: z.nullable(z.number()),
+  /** Round trip measured by the browser (request time minus server time); null on the server. */
+  rtt_ms: z.nullable(z.number()),
+  network_type: z.enum(NETWORK_TYPES),
+  /** Metres. */
+  accuracy_radius: z.number(),
+  accuracy_tier: z.enum(ACCURACY_TIERS),
+  /** For special-purpose addresses: 'Private network', 'Loopback', ...; null for public ones. */
+  reserved: z.nullable(z.string()),
+});
+export type IpInfo = z.infer<typeof IpInfoSchema>;
+
+export const DeviceInfoSchema = z.object({
+  browser: z.enum(['Chrome', 'Firefox', 'Safari', 'Edge', 'Opera', 'Unknown']),
+  os: z.enum(['Windows', 'macOS', 'Linux', 'Android', 'iOS', 'Unknown']),
+  device: z.enum(['Desktop', 'Mobile', 'Tablet']),
+  userAgent: z.string(),
+  /** True when the User-Agent is a known crawler or command-line client. */
+  bot: z.boolean(),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
+
+export const GpsLocationSchema = z.object({
+  lat: z.number().check(z.gte(-90), z.lte(90)),
+  lng: z.number().check(z.gte(-180), z.lte(180)),
+  accuracy: z.number().check(z.gte(0)),
+});
+export type GpsLocation = z.infer<typeof GpsLocationSchema>;
+
+/** Body of POST /api/lookup (the sketch's body plus what the WebRTC probe saw). */
+export const LookupRequestSchema = z.object({
+  ip: z.optional(z.string()),
+  clientInfo: z.optional(z.object({
+    timezone: z.optional(z.string()),
+    language: z.optional(z.string()),
+    userAgent: z.optional(z.string()),
+  })),
+  browserLocation: z.optional(z.nullable(GpsLocationSchema)),
+  /** Addresses the browser's peer-connection probe gathered (ICE candidates). */
+  webrtc: z.optional(z.nullable(z.object({ candidates: z.array(z.string()).check(z.maxLength(64)) }))),
+});
+export type LookupRequest = z.infer<typeof LookupRequestSchema>;
+
+/** Response of GET/POST /api/lookup and GET /api/lookup/{ip}. */
+export const LookupResponseSchema = z.object({
+  success: z.boolean(),
+  data: IpInfoSchema,
+  device: z.nullable(DeviceInfoSchema),
+  confidence: z.number(),
+  /** Which sources answered, e.g. ['dbip-city', 'geolite2-city', 'asn']. */
+  sources_used: z.array(z.string()),
+});
+export type LookupResponse = z.infer<typeof LookupResponseSchema>;
+
+/** Every API error: `{ error: { code, message } }`. */
+export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ApiError = z.infer<typeof ApiErrorSchema>;
