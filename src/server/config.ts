@@ -3,6 +3,7 @@
  * A wrong value stops the process with one clear line (see main.ts).
  */
 import path from 'node:path';
+import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts';
 import { parseTrustProxy, type TrustProxy } from './client-ip.ts';
 
 export interface Config {
@@ -17,6 +18,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** Settings handed to the browser. */
+  client: ClientConfig;
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -53,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
+    client: clientConfigFromEnv(env),
   };
 }

@@ -14,6 +14,7 @@ export interface Routes {
 export async function createRoutes(_config: Config): Promise<Routes> {
   return {
     handlers: [],
-    pageLocals: (req) => ({ clientIp: req.clientIp }),
+    // Until the lookup engine lands, '/' gets only the address (see issue 3).
+    pageLocals: (req) => ({ clientIp: req.clientIp }) as App.Locals,
   };
 }
