@@ -1,26 +1,30 @@
 /**
- * WebRTC leak rule: an ICE candidate address leaks when it is public and differs from
- * the address the server saw. Private, loopback and mDNS (`*.local`) candidates are
- * not leaks: they reveal nothing a website can use to find you.
+ * The WebRTC leak rule (spec section 5, "WebRTC IP leak detected"): the browser's ICE
+ * probe gathered addresses, and a leak is one that is public and is not the address the
+ * server saw. Private and link-local candidates, mDNS host names (`<uuid>.local`, what
+ * browsers show instead of the LAN address) and unparseable strings are not leaks.
+ * Pure, so the browser can show exactly which addresses leaked.
  */
 import { isPublicIp, normalizeIp } from './ip-address.ts';
 
-/** The connection address of an ICE candidate line (`candidate:… <address> <port> typ …`), or the text itself when it is an address. */
-export function candidateAddress(candidate: string): string | undefined {
-  const text = candidate.trim().replace(/^a=/, '');
-  const parts = text.startsWith('candidate:') ? text.split(/\s+/) : [text];
-  const address = parts.length > 4 ? parts[4]! : parts[0]!;
-  if (address.toLowerCase().endsWith('.local')) return undefined;
-  return normalizeIp(address);
+/**
+ * The address in a candidate: a bare address, `[v6]`, or a full ICE candidate line
+ * (`candidate:1 1 udp 2122260223 203.0.113.7 54321 typ srflx ...`, address in field 5).
+ */
+function candidateAddress(candidate: string): string {
+  const text = candidate.trim();
+  if (/^(a=)?candidate:/i.test(text)) return text.split(/\s+/)[4] ?? '';
+  return text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
 }
 
-/** Public candidate addresses that differ from the server-seen address, without duplicates. */
-export function webrtcLeaks(candidates: readonly string[], serverIp: string): string[] {
-  const seen = normalizeIp(serverIp) ?? serverIp;
-  const leaks = new Set<string>();
-  for (const c of candidates) {
-    const address = candidateAddress(c);
-    if (address && address !== seen && isPublicIp(address)) leaks.add(address);
+/** The public addresses among `candidates` that differ from `ip`, canonical, each once. */
+export function webrtcLeaks(candidates: readonly string[], ip: string): string[] {
+  const seen = normalizeIp(ip);
+  const leaks: string[] = [];
+  for (const candidate of candidates) {
+    const address = normalizeIp(candidateAddress(candidate));
+    if (address === undefined || address === seen || !isPublicIp(address) || leaks.includes(address)) continue;
+    leaks.push(address);
   }
-  return [...leaks];
+  return leaks;
 }
