@@ -1,8 +1,7 @@
 /** Refresh Data (reads 'Refreshing...' and is disabled while a lookup runs) and Export Data. */
 import { downloadExport } from '../stores/export.ts';
-import { useStore } from '@nanostores/react';
 import { $lookup, refreshLookup } from '../stores/lookup.ts';
-import type { LookupText } from './use-lookup.ts';
+import { useHydratedStore, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -11,7 +10,7 @@ interface Props {
 
 /** Reads the store only: the record reaches it through the islands that render it. */
 export default function LookupActions({ text }: Props) {
-  const { status } = useStore($lookup);
+  const { status } = useHydratedStore($lookup);
   const loading = status === 'loading';
   return (
     <div className="actions">

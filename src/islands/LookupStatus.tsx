@@ -3,9 +3,8 @@
  * in flight (pages without a server record), the 'Connection Error' screen when one fails.
  */
 import { useEffect, useRef } from 'react';
-import { useStore } from '@nanostores/react';
 import { $lookup, refreshLookup } from '../stores/lookup.ts';
-import type { LookupText } from './use-lookup.ts';
+import { useHydratedStore, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -15,7 +14,7 @@ interface Props {
 }
 
 export default function LookupStatus({ text, loadingLine = false }: Props) {
-  const { status, data } = useStore($lookup);
+  const { status, data } = useHydratedStore($lookup);
   const retry = useRef<HTMLButtonElement>(null);
   const failed = status === 'error';
   useEffect(() => { if (failed) retry.current?.focus(); }, [failed]);
@@ -32,7 +31,8 @@ export default function LookupStatus({ text, loadingLine = false }: Props) {
     );
   }
   // A refresh keeps the shown record (its button says 'Refreshing...'); only a first load shows this.
-  if (!loadingLine) return null;
+  // An element, not null: Astro recognises a React component by what its first render returns.
+  if (!loadingLine) return <></>;
   return (
     <div className="loading-line" role="status">
       {status === 'loading' && !data && (

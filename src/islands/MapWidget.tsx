@@ -4,7 +4,6 @@
  * the record changes. Special-purpose addresses get a sentence instead of a map.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import type { ClientConfig } from '../lib/client-config.ts';
 import { formatAccuracyRadius, DEFAULT_ACCURACY_RADIUS_M } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
@@ -12,7 +11,7 @@ import { mapCenter } from '../lib/map-center.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import type { MapHandle, MapPlace } from './leaflet-map.ts';
 import { $lookup } from '../stores/lookup.ts';
-import type { LookupText } from './use-lookup.ts';
+import { useHydratedStore, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -24,8 +23,8 @@ interface Props {
 
 /** Reads the store only (a map cannot render on the server); other islands seed or load it. */
 export default function MapWidget({ config, text, tall = false }: Props) {
-  const { data } = useStore($lookup);
-  const clientConfig = useStore($clientConfig);
+  const { data } = useHydratedStore($lookup);
+  const clientConfig = useHydratedStore($clientConfig);
   const box = useRef<HTMLDivElement>(null);
   const handle = useRef<MapHandle | null>(null);
   const [visible, setVisible] = useState(false);

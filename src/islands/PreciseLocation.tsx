@@ -3,10 +3,9 @@
  * record is hybrid. The permission prompt comes only from the click.
  */
 import { useEffect } from 'react';
-import { useStore } from '@nanostores/react';
 import { $gps, detectGps, requestGps } from '../stores/gps.ts';
 import { $lookup } from '../stores/lookup.ts';
-import type { LookupText } from './use-lookup.ts';
+import { useHydratedStore, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -16,8 +15,8 @@ interface Props {
 }
 
 export default function PreciseLocation({ text, label = 'enable' }: Props) {
-  const { data } = useStore($lookup);
-  const gps = useStore($gps);
+  const { data } = useHydratedStore($lookup);
+  const gps = useHydratedStore($gps);
   useEffect(detectGps, []);
   const hybrid = data?.data.location_source === 'hybrid';
   const message = gps.status === 'asking' ? text.asking

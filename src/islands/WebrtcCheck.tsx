@@ -3,12 +3,12 @@
  * browser is idle, so it never delays first paint; shows the verdict when done.
  */
 import { useEffect } from 'react';
-import { useStore } from '@nanostores/react';
 import type { ClientConfig } from '../lib/client-config.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
-import { $webrtc, $webrtcLeaks, startWebrtcCheck } from '../stores/webrtc.ts';
-import type { LookupText } from './use-lookup.ts';
+import { $lookup } from '../stores/lookup.ts';
+import { $webrtc, leaksOf, startWebrtcCheck } from '../stores/webrtc.ts';
+import { useHydratedStore, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -29,9 +29,9 @@ function afterLoad(run: () => void): () => void {
 }
 
 export default function WebrtcCheck({ config, text }: Props) {
-  const check = useStore($webrtc);
-  const leaks = useStore($webrtcLeaks);
-  const stunUrl = useStore($clientConfig)?.stunUrl;
+  const check = useHydratedStore($webrtc);
+  const leaks = leaksOf(check, useHydratedStore($lookup));
+  const stunUrl = useHydratedStore($clientConfig)?.stunUrl;
   useEffect(() => { void ensureClientConfig(config ?? undefined); }, [config]);
   useEffect(() => (stunUrl ? afterLoad(() => void startWebrtcCheck(stunUrl)) : undefined), [stunUrl]);
 

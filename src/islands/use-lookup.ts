@@ -5,6 +5,7 @@
  */
 import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
+import type { ReadableAtom } from 'nanostores';
 import type { CollectionEntry } from 'astro:content';
 import type { LookupResponse } from '../lib/record.ts';
 import { $lookup, ensureLookup, seedLookup, type LookupState } from '../stores/lookup.ts';
@@ -12,9 +13,18 @@ import { $lookup, ensureLookup, seedLookup, type LookupState } from '../stores/l
 /** All texts of the lookup islands (content/site/lookup-text.json). */
 export type LookupText = CollectionEntry<'lookupText'>['data'];
 
+/**
+ * A store's value that hydrates as the server rendered it (the store's initial value)
+ * and only then switches to the browser's value: another island may already have
+ * changed the store when this one hydrates, and hydration must match the HTML.
+ */
+export function useHydratedStore<T>(store: ReadableAtom<T>): T {
+  return useStore(store, { ssr: 'initial' });
+}
+
 /** The lookup state, seeded from the server's record when the page has one. */
 export function useLookup(initial?: LookupResponse | null): LookupState {
-  const state = useStore($lookup);
+  const state = useHydratedStore($lookup);
   useEffect(() => {
     if (initial) seedLookup(initial);
     else ensureLookup();

@@ -4,7 +4,7 @@
  * server scores them into the VPN verdict), and derives which ones leak: public and
  * different from the address the server saw (the same rule the server applies).
  */
-import { atom, computed } from 'nanostores';
+import { atom, type StoreValue } from 'nanostores';
 import { webrtcLeaks } from '../lib/webrtc-leak.ts';
 import { $lookup, $lookupContext, updateLookupQuietly } from './lookup.ts';
 
@@ -19,8 +19,9 @@ const MAX_CANDIDATES = 64;
 export const $webrtc = atom<{ status: WebrtcStatus; candidates: string[] }>({ status: 'idle', candidates: [] });
 
 /** Leaked addresses against the record now shown; null until the check is done. */
-export const $webrtcLeaks = computed([$webrtc, $lookup], (check, lookup) =>
-  check.status === 'done' && lookup.data ? webrtcLeaks(check.candidates, lookup.data.data.ip) : null);
+export function leaksOf(check: StoreValue<typeof $webrtc>, lookup: StoreValue<typeof $lookup>): string[] | null {
+  return check.status === 'done' && lookup.data ? webrtcLeaks(check.candidates, lookup.data.data.ip) : null;
+}
 
 /** Collects candidate lines until gathering completes or the window closes. */
 async function gather(stunUrl: string): Promise<string[]> {
