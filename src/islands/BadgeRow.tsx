@@ -35,9 +35,10 @@ export default function BadgeRow({ initial, text, variant = 'full' }: Props) {
         <Badge id="consensus" tone={consensusTone(r.distance_consensus)}>{fillTemplate(text.consensus, { km: Math.round(r.distance_consensus) })}</Badge>
       )}
       {full && <Badge id="confidence" tone={confidence.tone}>{fillTemplate(text.confidence, { percent: confidence.percent })}</Badge>}
-      {full && r.rtt_ms !== null && <Badge id="rtt" tone={rttTone(r.rtt_ms)}>{fillTemplate(text.rtt, { ms: r.rtt_ms })}</Badge>}
       {full && <Badge id="network" tone="neutral">{fillTemplate(text.network, { type: networkTypeLabel(r.network_type) })}</Badge>}
       {full && <Badge id="version" tone="neutral">{fillTemplate(text.version, { version: r.ip_version })}</Badge>}
+      {/* Last: it appears once a request was timed, and must not push the others around. */}
+      {full && r.rtt_ms !== null && <Badge id="rtt" tone={rttTone(r.rtt_ms)}>{fillTemplate(text.rtt, { ms: r.rtt_ms })}</Badge>}
     </ul>
   );
 }

@@ -41,7 +41,7 @@ export default function IpBox({ initial, text }: Props) {
           {ip}
         </button>
       ) : (
-        <span className="ip-value skeleton" aria-hidden="true" />
+        <span className="ip-value skeleton" aria-hidden="true">{'\u00a0'}</span>
       )}
       <p className="ip-meta">
         <span id="ip-copy-hint" className="hint">{text.copyHint}</span>

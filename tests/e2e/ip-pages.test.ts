@@ -28,6 +28,9 @@ describe("/ip-2, What's My IP Address?", () => {
     await expect(page.locator('[data-badge="tier"]').isVisible()).resolves.toBe(true);
     await expect(page.getByText(expected.data.isp, { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { name: 'Device Info' }).isVisible()).resolves.toBe(true);
+    // The map loads once it scrolls into view.
+    await expect(page.locator('.leaflet-container').count()).resolves.toBe(0);
+    await page.getByTestId('map').scrollIntoViewIfNeeded();
     await page.locator('.leaflet-marker-icon').waitFor();
     await page.getByRole('button', { name: 'Get Precise GPS Location' }).click();
     await page.locator('[data-badge="gps"]', { hasText: 'GPS Enhanced' }).waitFor();
