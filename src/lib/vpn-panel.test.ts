@@ -39,3 +39,23 @@ describe('offersFor', () => {
   });
   it('returns nothing for a category without offers', () => expect(offersFor(offers, 'streaming')).toEqual([]));
 });
+
+describe('the panel copy in content', () => {
+  it('words each headline exactly as the spec does', async () => {
+    const [entry] = (await import('../../content/site/lookup-text.json')).default;
+    expect(entry!.vpnPanel.headlines).toEqual({
+      vpnDetected: 'VPN Detected - Upgrade Your Protection',
+      highRisk: 'High Risk Location Detected',
+      moderateRisk: 'Moderate Privacy Risk',
+      protect: 'Protect Your Privacy',
+    });
+    expect(entry!.vpnPanel.recommended).toBe('RECOMMENDED');
+  });
+
+  it('has two offers in each category, so every category shows a recommended one and an alternative', async () => {
+    const offers = (await import('../../content/site/offers.json')).default as Array<{ category: 'security' | 'streaming' | 'privacy'; order: number }>;
+    for (const category of ['security', 'streaming', 'privacy'] as const) {
+      expect(offersFor(offers, category).map((o) => o.recommended)).toEqual([true, false]);
+    }
+  });
+});
