@@ -73,7 +73,8 @@ export default function MapWidget({ config, text, tall = false }: Props) {
         <div ref={box} className="map-canvas" role="region" aria-label={text.label} data-testid="map" />
         {!ready && <p className="map-placeholder">{text.loading}</p>}
       </div>
-      <figcaption>{fillTemplate(text.note, { radius: formatAccuracyRadius(r?.accuracy_radius) })}</figcaption>
+      {/* Empty until there is a record: no radius is shown that nothing measured. */}
+      <figcaption>{r ? fillTemplate(text.note, { radius: formatAccuracyRadius(r.accuracy_radius) }) : null}</figcaption>
     </figure>
   );
 }
