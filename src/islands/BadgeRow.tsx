@@ -15,13 +15,23 @@ interface Props {
   variant?: 'full' | 'simple';
 }
 
+/** Widths (rem) of the loading pills: VPN, tier, radius, then consensus, confidence, network, version. */
+const SKELETON_WIDTHS = [9, 10, 10, 13, 9, 10, 4] as const;
+
 function Badge({ tone, children, id }: { tone: Tone; children: string; id: string }) {
   return <li className={`badge tone-${tone}`} data-badge={id}>{children}</li>;
 }
 
 export default function BadgeRow({ initial, text, variant = 'full' }: Props) {
   const { data } = useLookup(initial);
-  if (!data) return <ul className="badges skeleton-row" aria-hidden="true"><li className="skeleton badge-skeleton" /></ul>;
+  // As many pills as the loaded row will mostly have, so it wraps alike and nothing below moves.
+  if (!data) {
+    return (
+      <ul className="badges" aria-hidden="true">
+        {SKELETON_WIDTHS.slice(0, variant === 'full' ? undefined : 3).map((w, i) => <li key={i} className={`badge skeleton w-${w}`}>{'\u00a0'}</li>)}
+      </ul>
+    );
+  }
   const r = data.data;
   const full = variant === 'full';
   const confidence = confidenceBadge(r.confidence_score);

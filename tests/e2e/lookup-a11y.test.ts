@@ -43,8 +43,11 @@ it('finds no violations on /, each tab opened, nor on /ip-2, /ip-4 and the error
   expect(failures).toEqual([]);
 });
 
-it('shifts the layout by less than 0.05 while / and /ip-2 load', async () => {
-  const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
+it.each([
+  ['desktop', { width: 1280, height: 720 }],
+  ['phone', { width: 375, height: 800 }],
+])('shifts the layout by less than 0.05 while / and /ip-2 load (%s)', async (_name, viewport) => {
+  const context = await browser.newContext({ viewport, extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
   await context.addInitScript(() => {
     const w = window as unknown as { __cls: number };
     w.__cls = 0;
@@ -60,7 +63,7 @@ it('shifts the layout by less than 0.05 while / and /ip-2 load', async () => {
     // Past the WebRTC window and the record's arrival on /ip-2.
     await page.waitForTimeout(3000);
     const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
-    console.log(`CLS ${path}: ${cls.toFixed(4)}`);
+    console.log(`CLS ${path} ${viewport.width}px: ${cls.toFixed(4)}`);
     expect(cls, path).toBeLessThan(0.05);
   }
   await context.close();
