@@ -24,8 +24,12 @@ beforeAll(async () => {
 });
 afterAll(async () => { await browser?.close(); await server?.stop(); });
 
+/**
+ * A browser in the address's own timezone: the page posts its timezone after the WebRTC
+ * check, and a mismatch would (rightly) change the VPN verdict and accuracy mid-test.
+ */
 async function visit(options: BrowserContextOptions = {}) {
-  const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, ...options });
+  const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, timezoneId: expected.data.timezone, ...options });
   const page = await context.newPage();
   await page.goto(`${server.url}/`);
   return { context, page };
@@ -68,7 +72,7 @@ describe('copy and export', () => {
   });
 
   it('says so when the clipboard refuses', async () => {
-    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR });
+    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, timezoneId: expected.data.timezone });
     await context.addInitScript(() => {
       Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
     });
