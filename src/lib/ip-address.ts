@@ -7,18 +7,28 @@
 /** A parsed address: IPv4 as a 32-bit number, IPv6 as a 128-bit bigint. */
 export type ParsedIp = { version: 4; value: number } | { version: 6; value: bigint };
 
-const IPV4_PART = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
 /** Parses dotted-quad IPv4 (no leading zeros, no shorthand). */
 export function parseIPv4(text: string): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
+  // A character scan, not split + regex: this runs on every request.
   let value = 0;
-  for (const part of parts) {
-    if (!IPV4_PART.test(part)) return undefined;
-    value = value * 256 + Number(part);
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || ++dots > 3) return undefined;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && part === 0) return undefined; // leading zero
+      part = part * 10 + (c - 48);
+      if (part > 255) return undefined;
+      digits++;
+    } else return undefined;
   }
-  return value;
+  return dots === 3 && digits > 0 ? value * 256 + part : undefined;
 }
 
 /** Parses IPv6 text, including `::` compression, an embedded IPv4 tail and a `%zone` (dropped). */
@@ -160,10 +170,26 @@ const RESERVED: ReadonlyArray<readonly [string, ReservedKind]> = [
   ['::/8', 'Reserved'],
 ];
 const RESERVED_CIDRS = RESERVED.map(([cidr, kind]) => [parseCidr(cidr)!, kind] as const);
+// Checked on every lookup, so without BigInt work where possible: IPv4 ranges as a
+// number base and mask; IPv6 ranges with the span of first 16-bit groups they cover,
+// so most public addresses are ruled out by one comparison per range.
+const RESERVED_V4 = RESERVED_CIDRS.filter(([cidr]) => cidr.version === 4).map(([cidr, kind]) =>
+  [Number(cidr.base), cidr.bits === 0 ? 0 : (0xffffffff << (32 - cidr.bits)) >>> 0, kind] as const);
+const RESERVED_V6 = RESERVED_CIDRS.filter(([cidr]) => cidr.version === 6).map(([cidr, kind]) => {
+  const first = Number(cidr.base >> 112n);
+  return [cidr, first, cidr.bits >= 16 ? first : first | ((1 << (16 - cidr.bits)) - 1), kind] as const;
+});
 
 /** The special-purpose range an address belongs to, or undefined for a public address. */
 export function reservedKind(ip: ParsedIp): ReservedKind | undefined {
-  for (const [cidr, kind] of RESERVED_CIDRS) if (cidrContains(cidr, ip)) return kind;
+  if (ip.version === 4) {
+    for (const [base, mask, kind] of RESERVED_V4) if (((ip.value & mask) >>> 0) === base) return kind;
+    return undefined;
+  }
+  const first = Number(ip.value >> 112n);
+  for (const [cidr, low, high, kind] of RESERVED_V6) {
+    if (first >= low && first <= high && cidrContains(cidr, ip)) return kind;
+  }
   return undefined;
 }
 
