@@ -31,40 +31,59 @@ export function parseIPv4(text: string): number | undefined {
   return dots === 3 && digits > 0 ? value * 256 + part : undefined;
 }
 
-/** Parses IPv6 text, including `::` compression, an embedded IPv4 tail and a `%zone` (dropped). */
+const COLON = 58;
+const DOT = 46;
+// Scratch for parseIPv6 (synchronous, so one is enough).
+const GROUPS = new Uint16Array(8);
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/**
+ * Parses IPv6 text, including `::` compression, an embedded IPv4 tail (only as the last
+ * 32 bits) and a `%zone` (dropped). A character scan: this runs on every request.
+ */
 export function parseIPv6(input: string): bigint | undefined {
-  let text = input;
-  const zone = text.indexOf('%');
-  if (zone !== -1) text = text.slice(0, zone);
-  if (text.length < 2 || text.length > 45 || !/^[0-9a-fA-F:.]+$/.test(text)) return undefined;
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const toGroups = (part: string): number[] | undefined => {
-    if (part === '') return [];
-    const groups: number[] = [];
-    const pieces = part.split(':');
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i]!;
-      if (i === pieces.length - 1 && piece.includes('.')) {
-        const v4 = parseIPv4(piece);
-        if (v4 === undefined) return undefined;
-        groups.push(v4 >>> 16, v4 & 0xffff);
-      } else {
-        if (!/^[0-9a-fA-F]{1,4}$/.test(piece)) return undefined;
-        groups.push(parseInt(piece, 16));
-      }
+  const zone = input.indexOf('%');
+  const end = zone === -1 ? input.length : zone;
+  if (end < 2 || end > 45) return undefined;
+  let count = 0;
+  let gap = -1;
+  let i = 0;
+  if (input.charCodeAt(0) === COLON) {
+    if (input.charCodeAt(1) !== COLON) return undefined;
+    gap = 0;
+    i = 2;
+  }
+  while (i < end) {
+    const start = i;
+    let group = 0;
+    for (let digit; i < end && (digit = hexDigit(input.charCodeAt(i))) >= 0; i++) group = group * 16 + digit;
+    if (i < end && input.charCodeAt(i) === DOT) {
+      const v4 = count <= 6 ? parseIPv4(input.slice(start, end)) : undefined;
+      if (v4 === undefined) return undefined;
+      GROUPS[count++] = v4 >>> 16;
+      GROUPS[count++] = v4 & 0xffff;
+      break;
     }
-    return groups;
-  };
-  const head = toGroups(halves[0]!);
-  const tail = halves.length === 2 ? toGroups(halves[1]!) : [];
-  if (!head || !tail) return undefined;
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
-  const groups = [...head, ...new Array<number>(missing).fill(0), ...tail];
-  let value = 0n;
-  for (const g of groups) value = (value << 16n) | BigInt(g);
-  return value;
+    if (i === start || i - start > 4 || count === 8) return undefined;
+    GROUPS[count++] = group;
+    if (i === end) break;
+    if (input.charCodeAt(i++) !== COLON || i === end) return undefined;
+    if (input.charCodeAt(i) === COLON) {
+      if (gap !== -1) return undefined;
+      gap = count;
+      i++;
+    }
+  }
+  if (gap === -1 ? count !== 8 : count > 7) return undefined;
+  const zeros = 8 - count;
+  const at = (k: number) => (gap === -1 || k < gap ? GROUPS[k]! : k < gap + zeros ? 0 : GROUPS[k - zeros]!);
+  const word = (k: number) => BigInt(((at(k) << 16) | at(k + 1)) >>> 0);
+  return (word(0) << 96n) | (word(2) << 64n) | (word(4) << 32n) | word(6);
 }
 
 const V4_MAPPED_PREFIX = 0xffffn << 32n;
@@ -89,7 +108,10 @@ export function formatIp(ip: ParsedIp): string {
     return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
   }
   const groups: number[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(Number((ip.value >> BigInt(i * 16)) & 0xffffn));
+  for (const shift of [96n, 64n, 32n, 0n]) {
+    const word = Number(BigInt.asUintN(32, ip.value >> shift));
+    groups.push(word >>> 16, word & 0xffff);
+  }
   let bestStart = -1;
   let bestLen = 1;
   for (let i = 0; i < 8; ) {
