@@ -98,7 +98,8 @@ export function engineFrom(sources: Sources): Engine {
 
   function lookup(ip: string, ctx: LookupContext = {}): LookupResponse {
     const parsed = parseAddress(ip);
-    const address = formatIp(parsed);
+    // parseIp takes only canonical dotted quads, so trimmed IPv4 text is already canonical.
+    const address = parsed.version === 4 && !ip.includes(':') ? ip.trim() : formatIp(parsed);
     const device = detectDevice(ctx.headers, ctx.clientInfo?.userAgent);
     const gps = validGps(ctx.browserLocation);
     const reserved = reservedKind(parsed);

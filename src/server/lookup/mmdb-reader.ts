@@ -17,6 +17,9 @@ const POINTER_BASE = [0, 2048, 526336, 0];
  * once and kept in a direct-mapped cache: a slot per (offset mod size), last writer wins.
  */
 const STRING_CACHE_SLOTS = 1 << 16;
+/** Short strings stored inline (country codes) are shared by content instead. */
+const SHORT_STRING_BYTES = 3;
+const SHORT_STRINGS_MAX = 4096;
 
 /** The value a float32 field was written as: its shortest decimal (37.422, not 37.42200088500977). */
 export function shortestFloat32(value: number): number {
@@ -26,6 +29,14 @@ export function shortestFloat32(value: number): number {
     if (Math.fround(candidate) === value) return candidate;
   }
   return value;
+}
+
+/**
+ * The engine's copy of a string (as property names are), so comparing a cached key with
+ * a literal such as 'city', or using it as a Map key, needs no character comparison.
+ */
+function internalise(text: string): string {
+  return Object.keys({ [text]: 0 })[0] ?? text;
 }
 
 export class MmdbReader {
@@ -38,9 +49,12 @@ export class MmdbReader {
   private readonly recordSize: number;
   private readonly nodeBytes: number;
   private readonly dataStart: number;
-  private readonly ipv4Root: number;
+  /** Where the walk stands after an address's first 16 bits, per 16-bit prefix. */
+  private readonly jump4: Uint32Array;
+  private readonly jump6: Uint32Array | undefined;
   private readonly cachedAt = new Int32Array(STRING_CACHE_SLOTS).fill(-1);
   private readonly cachedString: string[] = new Array<string>(STRING_CACHE_SLOTS).fill('');
+  private readonly shortStrings = new Map<number, string>();
   private pos = 0;
 
   /** Throws when the buffer is not a MaxMind DB. */
@@ -55,9 +69,21 @@ export class MmdbReader {
     this.nodeBytes = metadata.nodeByteSize;
     this.dataStart = metadata.searchTreeSize + DATA_SECTION_SEPARATOR;
     // In an IPv6 tree, IPv4 addresses live under ::/96: follow 96 left branches once.
-    let node = 0;
-    if (this.ipVersion === 6) for (let i = 0; i < 96 && node < this.nodeCount; i++) node = this.child(node, 0);
-    this.ipv4Root = node;
+    let ipv4Root = 0;
+    if (this.ipVersion === 6) for (let i = 0; i < 96 && ipv4Root < this.nodeCount; i++) ipv4Root = this.child(ipv4Root, 0);
+    this.jump4 = this.jumpTable(ipv4Root);
+    this.jump6 = this.ipVersion === 6 ? this.jumpTable(0) : undefined;
+  }
+
+  /** The first 16 levels of the walk, done once for every prefix (256 KiB, ~10 ms). */
+  private jumpTable(root: number): Uint32Array {
+    const table = new Uint32Array(1 << 16);
+    for (let prefix = 0; prefix < table.length; prefix++) {
+      let node = root;
+      for (let i = 15; i >= 0 && node < this.nodeCount; i--) node = this.child(node, (prefix >>> i) & 1);
+      table[prefix] = node;
+    }
+    return table;
   }
 
   private child(node: number, bit: number): number {
@@ -81,16 +107,16 @@ export class MmdbReader {
 
   /** Data offset of the record for an IPv4 address given as an unsigned 32-bit number. */
   find4(address: number): number {
-    let node = this.ipv4Root;
-    for (let i = 31; i >= 0 && node < this.nodeCount; i--) node = this.child(node, (address >>> i) & 1);
+    let node = this.jump4[address >>> 16]!;
+    for (let i = 15; i >= 0 && node < this.nodeCount; i--) node = this.child(node, (address >>> i) & 1);
     return this.resolve(node);
   }
 
   /** Data offset of the record for an IPv6 address given as four 32-bit words, high first. */
   find6(words: Uint32Array): number {
-    if (this.ipVersion !== 6) return NOT_FOUND;
-    let node = 0;
-    for (let i = 0; i < 128 && node < this.nodeCount; i++) node = this.child(node, (words[i >> 5]! >>> (31 - (i & 31))) & 1);
+    if (!this.jump6) return NOT_FOUND;
+    let node = this.jump6[words[0]! >>> 16]!;
+    for (let i = 16; i < 128 && node < this.nodeCount; i++) node = this.child(node, (words[i >> 5]! >>> (31 - (i & 31))) & 1);
     return this.resolve(node);
   }
 
@@ -137,6 +163,19 @@ export class MmdbReader {
     }
   }
 
+  private shortString(start: number, size: number): string {
+    if (size === 0) return '';
+    const b = this.buf;
+    const key = (((b[start]! << 16) | (size > 1 ? b[start + 1]! << 8 : 0) | (size > 2 ? b[start + 2]! : 0)) * 4) + size;
+    let text = this.shortStrings.get(key);
+    if (text === undefined) {
+      text = internalise(b.toString('utf8', start, start + size));
+      if (this.shortStrings.size >= SHORT_STRINGS_MAX) this.shortStrings.clear();
+      this.shortStrings.set(key, text);
+    }
+    return text;
+  }
+
   /** Decodes the next value at the read position (see openMap). */
   value(): unknown {
     const b = this.buf;
@@ -152,7 +191,7 @@ export class MmdbReader {
       this.pos = back;
       if (typeof value === 'string') {
         this.cachedAt[slot] = target;
-        this.cachedString[slot] = value;
+        this.cachedString[slot] = internalise(value);
       }
       return value;
     }
@@ -162,7 +201,7 @@ export class MmdbReader {
     switch (type) {
       case 2: // UTF-8 string
         this.pos += size;
-        return size === 0 ? '' : b.toString('utf8', start, start + size);
+        return size <= SHORT_STRING_BYTES ? this.shortString(start, size) : b.toString('utf8', start, start + size);
       case 7: { // map
         const map: Record<string, unknown> = {};
         for (let i = 0; i < size; i++) {
