@@ -121,9 +121,14 @@ export function formatIp(ip: ParsedIp): string {
     if (j - i > bestLen) { bestStart = i; bestLen = j - i; }
     i = j;
   }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart === -1) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
+  let text = '';
+  for (let i = 0; i < 8; i++) {
+    if (i === bestStart) {
+      text += '::';
+      i += bestLen - 1;
+    } else text += i === 0 || i === bestStart + bestLen ? groups[i]!.toString(16) : `:${groups[i]!.toString(16)}`;
+  }
+  return text;
 }
 
 /** Normalises any accepted spelling to canonical text, or undefined when it is not an address. */
