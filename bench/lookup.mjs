@@ -8,6 +8,7 @@
 // or the engine compiles the CSV at start and the start time shows it).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 
 const ROUNDS = Number(process.env.ROUNDS || 7);
 const COUNT = 10_000;
@@ -53,8 +54,10 @@ const userAgents = [
   'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
   'curl/8.5.0',
 ];
+// Headers in the shape the server hands over (src/server/app.ts: node's lower-cased object).
+const headerGetter = (values) => ({ get: (name) => values[name.toLowerCase()] ?? null });
 const browserContexts = userAgents.map((ua) => ({
-  headers: new Headers({ 'user-agent': ua, 'sec-ch-ua': '"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"', 'sec-ch-ua-platform': '"Windows"' }),
+  headers: headerGetter({ 'user-agent': ua, 'sec-ch-ua': '"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"', 'sec-ch-ua-platform': '"Windows"' }),
   clientInfo: { timezone: 'Europe/Berlin', language: 'en-GB' },
   webrtc: { candidates: ['8.8.4.4', 'a1b2c3.local'] },
 }));
@@ -64,20 +67,30 @@ function median(values) {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
+const format = (n) => Math.round(n).toLocaleString('en-US').padStart(9);
+
+// Two rates per round: per wall-clock second, and per second of CPU time the process got
+// (user + system, all its threads: GC helpers included, so it is the stricter one). On a
+// shared machine the wall clock also counts time other processes held the core.
 function run(label, once) {
-  const rates = [];
+  const wall = [];
+  const cpu = [];
   let sink = 0;
   for (let round = 0; round <= ROUNDS; round++) {
     const t = performance.now();
+    const c = process.cpuUsage();
     for (let i = 0; i < COUNT; i++) sink += once(addresses[i], i);
-    const rate = COUNT / ((performance.now() - t) / 1000);
-    if (round > 0) rates.push(rate); // round 0 warms up the JIT
+    const used = process.cpuUsage(c);
+    if (round === 0) continue; // warms up the JIT
+    wall.push(COUNT / ((performance.now() - t) / 1000));
+    cpu.push(COUNT / ((used.user + used.system) / 1e6));
   }
   if (sink < 0) console.log(sink);
-  console.log(`${label.padEnd(52)} ${Math.round(median(rates)).toLocaleString('en-US').padStart(10)} lookups/s  (median of ${ROUNDS}; min ${Math.round(Math.min(...rates)).toLocaleString('en-US')}, max ${Math.round(Math.max(...rates)).toLocaleString('en-US')})`);
+  console.log(`${label.padEnd(52)} ${format(median(wall))}/s wall  ${format(median(cpu))}/s CPU  (median of ${ROUNDS}; wall min ${format(Math.min(...wall)).trim()}, max ${format(Math.max(...wall)).trim()})`);
 }
 
-console.log(`node ${process.version}, ${COUNT.toLocaleString('en-US')} addresses (${addresses.filter((a) => a.includes(':')).length} IPv6), sources: ${engine.sources.join(', ')}`);
+console.log(`node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.availableParallelism()} cores`);
+console.log(`${COUNT.toLocaleString('en-US')} addresses (${addresses.filter((a) => a.includes(':')).length} IPv6), sources: ${engine.sources.join(', ')}`);
 console.log(`engine start                                         ${Math.round(startMs)} ms (module import ${Math.round(startBegin - importStart)} ms more)`);
 console.log(`RSS with every database loaded                       ${Math.round(rssLoaded / 1048576)} MiB`);
 run('lookup(ip)', (ip) => engine.lookup(ip).data.confidence_score);

@@ -15,7 +15,11 @@ type Browser = DeviceInfo['browser'];
 type Os = DeviceInfo['os'];
 
 const CACHE_MAX = 1000;
-const cache = new Map<string, DeviceInfo>();
+const VARIANTS_MAX = 4;
+/** Parsed results for one User-Agent: one per set of hints seen with it. */
+interface Variant { brands: string; mobile: string; platform: string; info: DeviceInfo }
+// Keyed by User-Agent alone, so a lookup hashes one string and builds no key.
+const cache = new Map<string, Variant[]>();
 
 // bowser's names → the record's. Chromium-based browsers bowser names on their own
 // (Brave, Vivaldi, Samsung Internet...) are outside the record's list: 'Unknown'.
@@ -67,15 +71,17 @@ export function detectDevice(headers: Headers | undefined, fallbackUserAgent?: s
   const brands = headers?.get('sec-ch-ua') ?? '';
   const mobile = headers?.get('sec-ch-ua-mobile') ?? '';
   const platform = headers?.get('sec-ch-ua-platform') ?? '';
-  const key = brands || mobile || platform ? `${userAgent}\n${brands}\n${mobile}\n${platform}` : userAgent;
-  let info = cache.get(key);
-  if (info) {
+  let variants = cache.get(userAgent);
+  if (variants) {
     // Refresh recency: a Map iterates in insertion order, so the first key is the oldest.
-    cache.delete(key);
+    cache.delete(userAgent);
   } else {
-    info = parse(userAgent, brands, mobile, platform);
+    variants = [];
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   }
-  cache.set(key, info);
+  cache.set(userAgent, variants);
+  for (const v of variants) if (v.brands === brands && v.mobile === mobile && v.platform === platform) return v.info;
+  const info = parse(userAgent, brands, mobile, platform);
+  if (variants.unshift({ brands, mobile, platform, info }) > VARIANTS_MAX) variants.pop();
   return info;
 }
