@@ -75,6 +75,33 @@ describe('AsnIndex', () => {
     ['a truncated index', new Uint8Array(AsnIndex.compile(V4, V6, 'x').serialize().subarray(0, 100))],
   ])('refuses %s', (_, bytes) => expect(AsnIndex.load(bytes)).toBeUndefined());
 
+  it('agrees with a plain scan over thousands of ranges spread across many /16 buckets', () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const v4: string[] = [];
+    const v6: string[] = [];
+    const ranges: [bigint, bigint, number][] = [];
+    let at = 1n << 20n;
+    for (let i = 0; i < 3000; i++) {
+      at += BigInt(next() % 300_000);
+      const end = at + BigInt(next() % 200_000);
+      ranges.push([at, end, i]);
+      v4.push(`${at},${end},${i},Org ${i % 50}`);
+      // The same shape in IPv6, scaled into the top 32 bits.
+      v6.push(`${at << 96n},${(end << 96n) | ((1n << 96n) - 1n)},${i},Org ${i % 50}`);
+      at = end + 1n;
+    }
+    const index = AsnIndex.compile(v4.join('\n'), v6.join('\n'), 'fuzz');
+    const scan = (a: bigint) => ranges.find(([s, e]) => s <= a && a <= e)?.[2] ?? -1;
+    for (let i = 0; i < 5000; i++) {
+      const a = BigInt(next() % Number(at + 1000n));
+      const row4 = index.find4(Number(a));
+      const row6 = index.find6(new Uint32Array([Number(a), next(), next(), next()]));
+      expect(row4 < 0 ? -1 : index.asn(row4)).toBe(scan(a));
+      expect(row6 < 0 ? -1 : index.asn(row6)).toBe(scan(a));
+    }
+  });
+
   it.each([
     ['a line with too few fields', '1,2,3\n'],
     ['rows out of order', '200,300,1,A\n100,150,2,B\n'],

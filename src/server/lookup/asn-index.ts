@@ -41,11 +41,19 @@ export class AsnIndex {
   private readonly end6: Uint32Array;
   private readonly asns: Uint32Array;
   private readonly orgIds: Uint32Array;
+  /**
+   * Per first 16 bits of an address, the first row starting at or after that /16 (IPv4)
+   * or that first group (IPv6): bisection then covers only the rows of one bucket.
+   */
+  private readonly bucket4: Uint32Array;
+  private readonly bucket6: Uint32Array;
 
   constructor(version: string, ranges: readonly [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array], orgs: readonly string[]) {
     this.version = version;
     [this.start4, this.end4, this.start6, this.end6, this.asns, this.orgIds] = ranges;
     this.orgs = orgs;
+    this.bucket4 = buckets(this.start4, 1);
+    this.bucket6 = buckets(this.start6, 4);
   }
 
   get v4Count(): number { return this.start4.length; }
@@ -54,9 +62,12 @@ export class AsnIndex {
   /** Row of the range holding an IPv4 address (unsigned 32-bit), or -1. */
   find4(address: number): number {
     const starts = this.start4;
-    let lo = 0;
-    let hi = starts.length - 1;
-    let found = -1;
+    const top = address >>> 16;
+    // The answer is the last row starting at or before the address: in this bucket, or
+    // the last row of an earlier one.
+    let lo = this.bucket4[top]!;
+    let hi = this.bucket4[top + 1]! - 1;
+    let found = lo - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       if (starts[mid]! <= address) { found = mid; lo = mid + 1; } else hi = mid - 1;
@@ -66,9 +77,10 @@ export class AsnIndex {
 
   /** Row of the range holding an IPv6 address (four words, high first), or -1. */
   find6(words: Uint32Array): number {
-    let lo = 0;
-    let hi = this.v6Count - 1;
-    let found = -1;
+    const top = words[0]! >>> 16;
+    let lo = this.bucket6[top]!;
+    let hi = this.bucket6[top + 1]! - 1;
+    let found = lo - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       if (compare6(this.start6, mid, words) <= 0) { found = mid; lo = mid + 1; } else hi = mid - 1;
@@ -199,6 +211,18 @@ function forEachRow(csv: string, visit: (start: string, end: string, asn: string
     // The serialized form separates names with newlines.
     visit(line.slice(0, c1), line.slice(c1 + 1, c2), line.slice(c2 + 1, c3), org.replaceAll('\n', ' '));
   });
+}
+
+/** bucket[p] = the first row whose start's top 16 bits are p or more; bucket[65536] = rows. */
+function buckets(starts: Uint32Array, stride: number): Uint32Array {
+  const rows = starts.length / stride;
+  const bucket = new Uint32Array((1 << 16) + 1);
+  let row = 0;
+  for (let p = 0; p <= 1 << 16; p++) {
+    while (row < rows && starts[row * stride]! >>> 16 < p) row++;
+    bucket[p] = row;
+  }
+  return bucket;
 }
 
 function writeWords(target: Uint32Array, row: number, value: bigint): void {

@@ -9,9 +9,13 @@
  * A source whose file is missing or broken is simply absent (echoip's optional readers).
  */
 import { readFile } from 'node:fs/promises';
+import type { MmdbDecoder } from './mmdb-decoder.ts';
 import { MmdbReader, NOT_FOUND } from './mmdb-reader.ts';
 
-/** One source's answer. Missing text is '', missing coordinates NaN. */
+/**
+ * One source's answer. Missing text is '', missing coordinates NaN. Coordinates are as
+ * stored: a float32 field reads as 37.42200088500977 (shortestFloat32 gives 37.422).
+ */
 export interface Place {
   city: string;
   region: string;
@@ -54,22 +58,22 @@ export function placeFromNested(record: unknown, out: Place): Place {
  * Reads the record at `offset` into `out`: the flat schema entry by entry without building
  * an object (the hot path); a record with nested values is decoded whole and mapped.
  */
-export function readPlace(reader: MmdbReader, offset: number, out: Place): Place {
-  const pairs = reader.openMap(offset);
+export function readPlace(decoder: MmdbDecoder, offset: number, out: Place): Place {
+  const pairs = decoder.openMap(offset);
   out.city = out.region = out.countryCode = out.postal = out.timezone = '';
   out.latitude = out.longitude = NaN;
   for (let i = 0; i < pairs; i++) {
-    const key = reader.value();
-    const value = reader.value();
-    if (value !== null && typeof value === 'object') return placeFromNested(reader.decode(offset), out);
+    const key = decoder.value();
+    if (decoder.nextIsContainer()) return placeFromNested(decoder.decode(offset), out);
     switch (key) {
-      case 'city': out.city = cityName(text(value)); break;
-      case 'state1': out.region = text(value); break;
-      case 'country_code': out.countryCode = text(value); break;
-      case 'postcode': out.postal = text(value); break;
-      case 'latitude': out.latitude = coordinate(value); break;
-      case 'longitude': out.longitude = coordinate(value); break;
-      case 'timezone': out.timezone = text(value); break;
+      case 'city': out.city = cityName(text(decoder.value())); break;
+      case 'state1': out.region = text(decoder.value()); break;
+      case 'country_code': out.countryCode = text(decoder.value()); break;
+      case 'postcode': out.postal = text(decoder.value()); break;
+      case 'latitude': out.latitude = coordinate(decoder.value()); break;
+      case 'longitude': out.longitude = coordinate(decoder.value()); break;
+      case 'timezone': out.timezone = text(decoder.value()); break;
+      default: decoder.skip();
     }
   }
   return out;
@@ -89,21 +93,19 @@ export class CitySource {
 
   /** Fills `out` for an IPv4 address (unsigned 32-bit); false when the source has no record. */
   find4(address: number, out: Place): boolean {
-    if (!this.v4) return false;
-    const offset = this.v4.find4(address);
-    if (offset === NOT_FOUND) return false;
-    readPlace(this.v4, offset, out);
-    return true;
+    return this.v4 !== undefined && fill(this.v4, this.v4.find4(address), out);
   }
 
   /** Fills `out` for an IPv6 address (four words, high first); false when there is no record. */
   find6(words: Uint32Array, out: Place): boolean {
-    if (!this.v6) return false;
-    const offset = this.v6.find6(words);
-    if (offset === NOT_FOUND) return false;
-    readPlace(this.v6, offset, out);
-    return true;
+    return this.v6 !== undefined && fill(this.v6, this.v6.find6(words), out);
   }
+}
+
+function fill(reader: MmdbReader, offset: number, out: Place): boolean {
+  if (offset === NOT_FOUND) return false;
+  readPlace(reader.data, offset, out);
+  return true;
 }
 
 /** Opens an MMDB file; a missing or unreadable one is reported, not thrown. */

@@ -17,6 +17,7 @@ import { webrtcLeaks } from '../../lib/webrtc-leak.ts';
 import { emptyPlace, type Place } from './city-source.ts';
 import { detectDevice } from './device.ts';
 import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
+import { shortestFloat32 } from './mmdb-decoder.ts';
 import { OrgTraits } from './network-type.ts';
 import { openSources, type SourceOptions, type Sources } from './sources.ts';
 
@@ -127,8 +128,8 @@ export function engineFrom(sources: Sources): Engine {
 
     const cityKnown = !!(p?.city || s?.city);
     const countryKnown = !!(p?.countryCode || s?.countryCode);
-    const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? place.latitude : 0;
-    const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? place.longitude : 0;
+    const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? shortestFloat32(place.latitude) : 0;
+    const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? shortestFloat32(place.longitude) : 0;
     const accuracy = accuracyFor({ gps: !!gps, vpnDetected: vpn.detected, consensusKm, cityKnown, countryKnown, latitude, longitude });
     const confidence = confidenceScore({
       gpsAccuracyM: gps?.accuracy,

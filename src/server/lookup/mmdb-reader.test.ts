@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { Reader } from 'mmdb-lib';
 import { describe, expect, it } from 'vitest';
 import { formatIp } from '../../lib/ip-address.ts';
-import { MmdbReader, NOT_FOUND, shortestFloat32 } from './mmdb-reader.ts';
+import { shortestFloat32 } from './mmdb-decoder.ts';
+import { MmdbReader, NOT_FOUND } from './mmdb-reader.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -49,7 +50,7 @@ describe.each([
         offset = reader.find6(words);
       }
       const expected = reference.get(text);
-      const actual = offset === NOT_FOUND ? null : reader.decode(offset);
+      const actual = offset === NOT_FOUND ? null : reader.data.decode(offset);
       // Our floats are the shortest decimals of the same float32 values.
       const normalise = (r: unknown) => r && { ...r, latitude: Math.fround((r as { latitude: number }).latitude), longitude: Math.fround((r as { longitude: number }).longitude) };
       expect(normalise(actual), text).toEqual(normalise(expected));
@@ -61,10 +62,10 @@ describe.each([
   it('reads a record entry by entry', () => {
     const offset = family === 4 ? reader.find4(0x08080808) : reader.find6(new Uint32Array([0x2a001450, 0x40010000, 0, 1]));
     expect(offset).not.toBe(NOT_FOUND);
-    const pairs = reader.openMap(offset);
+    const pairs = reader.data.openMap(offset);
     const entries: Record<string, unknown> = {};
-    for (let i = 0; i < pairs; i++) entries[reader.value() as string] = reader.value();
-    expect(entries).toEqual(reader.decode(offset));
+    for (let i = 0; i < pairs; i++) entries[reader.data.value() as string] = reader.data.value();
+    expect(entries).toEqual(reader.data.decode(offset));
     expect(Object.keys(entries)).toEqual(expect.arrayContaining(['city', 'country_code', 'latitude', 'longitude', 'timezone']));
   });
 });

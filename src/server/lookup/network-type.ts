@@ -24,11 +24,6 @@ for (const [type, asns] of Object.entries(table.asns) as [Classified, Record<str
   for (const asn of Object.keys(asns)) if (/^\d+$/.test(asn)) BY_ASN.set(Number(asn), type);
 }
 
-/** The curated type of an ASN, if it is on a list. */
-export function networkTypeOfAsn(asn: number): Classified | undefined {
-  return BY_ASN.get(asn);
-}
-
 /** network_type from the organisation name alone. */
 export function networkTypeOfOrg(org: string): NetworkType {
   const lower = org.toLowerCase();
