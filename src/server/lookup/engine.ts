@@ -33,7 +33,10 @@ export interface LookupContext {
 }
 
 export interface Engine {
-  /** Sync. Throws InvalidIpError for anything net.isIP rejects (after trimming; `::ffff:` normalised first). */
+  /**
+   * Sync. Throws InvalidIpError for anything net.isIP rejects (after trimming; `::ffff:` normalised first).
+   * `data` is new on every call; `data.vpn`, `device` and `sources_used` are shared and frozen.
+   */
   lookup(ip: string, ctx?: LookupContext): LookupResponse;
   readonly sources: readonly string[];
 }
