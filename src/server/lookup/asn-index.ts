@@ -3,9 +3,10 @@
  * and DB-IP; rows `start,end,asn,org`, inclusive ranges, org quoted with "" escapes).
  * The CSV is compiled into sorted typed arrays searched by bisection, with each
  * organisation name stored once. Rows are sorted by start; where two overlap (the data
- * has a few), the later one answers for the shared addresses. `npm run build` writes the compiled form to
- * `dist/data/asn-index.bin` (scripts/build-asn-index.ts); the engine loads that file in a
- * few milliseconds and compiles from the CSV itself when it is missing or stale.
+ * has a few), the later one answers for the shared addresses. `npm run build` writes the
+ * compiled form to `dist/data/asn-index.bin` (scripts/build-asn-index.ts); the engine
+ * loads that file in a few milliseconds and compiles the CSV itself (about a second) when
+ * the file is missing or was built from another version of the package.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -81,5 +81,6 @@ describe('CitySource over an MMDB file', () => {
     if (source instanceof Error) throw source;
     expect(source.find4(v4('5.255.255.5'), emptyPlace())).toBe(true);
     expect(source.find6(words('2a02:ff0::1'), emptyPlace())).toBe(false);
+    expect(source.families).toEqual(['IPv4']);
   });
 });

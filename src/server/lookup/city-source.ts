@@ -91,6 +91,11 @@ export class CitySource {
     this.v6 = v6;
   }
 
+  /** Which address families have a readable file. */
+  get families(): string[] {
+    return [this.v4 && 'IPv4', this.v6 && 'IPv6'].filter((f): f is string => typeof f === 'string');
+  }
+
   /** Fills `out` for an IPv4 address (unsigned 32-bit); false when the source has no record. */
   find4(address: number, out: Place): boolean {
     return this.v4 !== undefined && fill(this.v4, this.v4.find4(address), out);

@@ -86,6 +86,11 @@ export async function openSources(options: SourceOptions = {}): Promise<{ source
     problems.push(`${label} unavailable (${source.message}); its fields will be empty`);
     return undefined;
   };
+  for (const source of [primary, second]) {
+    if (source instanceof CitySource && source.families.length < 2) {
+      problems.push(`${source.name}: only the ${source.families[0]} file could be read; the other family's fields will be empty`);
+    }
+  }
   return {
     sources: {
       primary: keep('dbip-city', primary),
