@@ -29,9 +29,13 @@ export function fillBlanks(chosen: Place, other: Place | null, consensusKm: numb
   if (agrees) {
     if (chosen.region === '') chosen.region = other.region;
     if (chosen.timezone === '') chosen.timezone = other.timezone;
-    if (chosen.postal === '' && other.city.toLowerCase() === chosen.city.toLowerCase()) chosen.postal = other.postal;
+    if (chosen.postal === '' && sameName(other.city, chosen.city)) chosen.postal = other.postal;
   }
   if (chosen.timezone === '' && chosen.countryCode) chosen.timezone = onlyZoneOf(chosen.countryCode);
+}
+
+function sameName(a: string, b: string): boolean {
+  return a === b || (a.length === b.length && a.toLowerCase() === b.toLowerCase());
 }
 
 const zoneOfCountry = new Map<string, string>();
