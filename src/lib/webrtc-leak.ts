@@ -5,7 +5,7 @@
  * browsers show instead of the LAN address) and unparseable strings are not leaks.
  * Pure, so the browser can show exactly which addresses leaked.
  */
-import { isPublicIp, normalizeIp } from './ip-address.ts';
+import { formatIp, normalizeIp, parseIp, reservedKind } from './ip-address.ts';
 
 /**
  * The address in a candidate: a bare address, `[v6]`, or a full ICE candidate line
@@ -22,9 +22,10 @@ export function webrtcLeaks(candidates: readonly string[], ip: string): string[]
   const seen = normalizeIp(ip);
   const leaks: string[] = [];
   for (const candidate of candidates) {
-    const address = normalizeIp(candidateAddress(candidate));
-    if (address === undefined || address === seen || !isPublicIp(address) || leaks.includes(address)) continue;
-    leaks.push(address);
+    const parsed = parseIp(candidateAddress(candidate));
+    if (!parsed || reservedKind(parsed)) continue;
+    const address = formatIp(parsed);
+    if (address !== seen && !leaks.includes(address)) leaks.push(address);
   }
   return leaks;
 }
