@@ -79,10 +79,9 @@ async function run(method: 'GET' | 'POST', background: boolean): Promise<void> {
     const data = await request(init);
     if (id === latest) $lookup.set({ status: 'loaded', data, error: null });
   } catch (error) {
-    if (id !== latest) return;
-    const message = error instanceof Error ? error.message : String(error);
-    if (background) $lookup.set({ ...$lookup.get(), status: $lookup.get().data ? 'loaded' : 'error', error: message });
-    else $lookup.set({ ...$lookup.get(), status: 'error', error: message });
+    // A quiet update that fails changes nothing (spec: the probe's failure is silent).
+    if (id !== latest || background) return;
+    $lookup.set({ ...$lookup.get(), status: 'error', error: error instanceof Error ? error.message : String(error) });
   }
 }
 
