@@ -18,6 +18,8 @@ export interface AppRequest {
   clientIp: string;
   /** Reads the body, rejecting with BodyTooLarge past the configured limit. */
   body(): Promise<Buffer>;
+  /** Headers a handler that passed the request on wants on the eventual answer. */
+  responseHeaders: Record<string, string>;
 }
 
 /** What a route handler answers. */
@@ -95,13 +97,18 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile,
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** Sends a JSON error in the API's shape. */
-export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}): AppResponse {
+/** A JSON answer; per-visitor unless the caller says otherwise. */
+export function json(status: number, value: unknown, headers: Record<string, string> = {}): AppResponse {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-    body: JSON.stringify({ error: { code, message } }),
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store', ...headers },
+    body: JSON.stringify(value) + '\n',
   };
+}
+
+/** A JSON error in the API's one shape: `{ error: { code, message } }`. */
+export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}): AppResponse {
+  return json(status, { error: { code, message } }, headers);
 }
 
 function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse): void {
@@ -145,6 +152,7 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
       headers,
       clientIp: clientIp(peer, headers, config.trustProxy),
       body: () => readBody(req, config.bodyLimit),
+      responseHeaders: {},
     };
 
     if (path === '/healthz') {
@@ -152,7 +160,7 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     }
     for (const handler of handlers) {
       const reply = await handler(appReq);
-      if (reply) return sendReply(req, res, reply);
+      if (reply) return sendReply(req, res, { ...reply, headers: { ...appReq.responseHeaders, ...reply.headers } });
     }
     const isRead = appReq.method === 'GET' || appReq.method === 'HEAD';
     const file = site.get(path);
