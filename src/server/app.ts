@@ -125,8 +125,11 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
   const { config, site, handlers } = parts;
   const notFoundPage = site.notFound;
 
-  const notFound = (req: IncomingMessage, res: ServerResponse): void => {
-    if (notFoundPage) sendStatic(req, res, notFoundPage, 404);
+  const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    // A section may have its own 404 page (e.g. /blog/404: 'Blog Post Not Found').
+    const section = /^\/[^/]+\//.exec(path)?.[0];
+    const page = (section && site.get(`${section}404`)) || notFoundPage;
+    if (page) sendStatic(req, res, page, 404);
     else sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' });
   };
 
@@ -178,7 +181,7 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
       const location = path.replace(/\/+$/, '') + (q === -1 ? '' : rawUrl.slice(q));
       return sendReply(req, res, { status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` });
     }
-    return notFound(req, res);
+    return notFound(req, res, path);
   }
 
   return (req, res) => {
