@@ -169,7 +169,8 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     const file = site.get(path);
     if (file) {
       if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
-      return sendStatic(req, res, file);
+      // The 404 pages themselves are never a success, even when asked for by name.
+      return sendStatic(req, res, file, path.endsWith('/404') ? 404 : 200);
     }
     if (path === '/' && parts.renderPage) {
       if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
