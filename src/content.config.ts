@@ -6,15 +6,14 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 
-const navigation = defineCollection({
-  loader: file('content/site/navigation.json'),
-  schema: z.strictObject({
-    id: z.string().describe('Stable key of the link'),
-    label: z.string().describe('Text shown in the header'),
-    href: z.string().startsWith('/').describe('Internal path the link opens; it must exist'),
-    order: z.number().int().describe('Position in the header, ascending'),
-  }),
+const link = z.strictObject({
+  id: z.string().describe('Stable key of the link'),
+  label: z.string().describe('Text shown'),
+  href: z.string().startsWith('/').describe('Internal path the link opens; it must exist'),
+  order: z.number().int().describe('Position in the list, ascending'),
 });
+
+const navigation = defineCollection({ loader: file('content/site/navigation.json'), schema: link });
 
 const offers = defineCollection({
   loader: file('content/site/offers.json'),
@@ -209,6 +208,20 @@ const languages = defineCollection({
   }),
 });
 
+/** Footer "Explore" links: every hub and editorial page, so each landing page is reachable. */
+const explore = defineCollection({ loader: file('content/site/explore.json'), schema: link });
+
+const pages = defineCollection({
+  loader: file('content/site/pages.json'),
+  schema: z.strictObject({
+    id: z.string().regex(/^\/[a-z0-9/-]*$/).describe("The page's path, e.g. '/blog'"),
+    title: z.string().max(70).describe('<title> and social title; unique across the site'),
+    description: z.string().min(50).max(170).describe('Meta description, 50-170 characters; unique across the site'),
+    heading: z.string().describe('The h1'),
+    intro: z.string().describe('Paragraph under the heading'),
+  }),
+});
+
 const stats = defineCollection({
   loader: file('content/site/stats.json'),
   schema: z.strictObject({
@@ -220,6 +233,6 @@ const stats = defineCollection({
 });
 
 export const collections = {
-  navigation, offers, cities, isps, tools, guides, blog,
+  navigation, explore, pages, offers, cities, isps, tools, guides, blog,
   trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats,
 };
