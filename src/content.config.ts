@@ -187,7 +187,8 @@ const markets = defineCollection({
   schema: z.strictObject({
     id,
     country: z.string(),
-    language: z.string(),
+    language: z.string().describe('Main language, in English'),
+    lang: z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/).describe("BCP 47 tag of the keywords' language, e.g. 'de', 'pt-BR'"),
     code: z.string().regex(/^[A-Z]{2}$/).describe('ISO 3166-1 alpha-2 code'),
     population: z.number().int().positive(),
     searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
@@ -222,6 +223,11 @@ const pages = defineCollection({
   }),
 });
 
+const securityTips = defineCollection({
+  loader: file('content/site/security-tips.json'),
+  schema: z.strictObject({ id, title: z.string(), body: z.string().describe('One or two sentences') }),
+});
+
 const stats = defineCollection({
   loader: file('content/site/stats.json'),
   schema: z.strictObject({
@@ -234,5 +240,5 @@ const stats = defineCollection({
 
 export const collections = {
   navigation, explore, pages, offers, cities, isps, tools, guides, blog,
-  trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats,
+  trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
 };
