@@ -2,7 +2,7 @@
  * Content queries the static pages share: page metadata by path, editorial lists in
  * file order, blog posts newest first. Underscore: Astro does not route this file.
  */
-import { getCollection, getEntry, type CollectionKey } from 'astro:content';
+import { getCollection, getEntry, type CollectionEntry, type CollectionKey } from 'astro:content';
 
 /** Title, description, h1 and intro of a hub or editorial page (content/site/pages.json). */
 export async function pageMeta(path: string) {
@@ -12,8 +12,8 @@ export async function pageMeta(path: string) {
 }
 
 /** Every entry's data of a collection, in file order (the editors' display order). */
-export async function dataOf<C extends CollectionKey>(collection: C) {
-  return (await getCollection(collection)).map((e) => e.data);
+export async function dataOf<C extends CollectionKey>(collection: C): Promise<Array<CollectionEntry<C>['data']>> {
+  return (await getCollection(collection)).map((e: CollectionEntry<C>) => e.data);
 }
 
 /** Blog posts, newest first. */

@@ -1,14 +1,14 @@
 /**
  * The service worker, generated at build time so its cache name follows the build:
- * the version is a hash of the hashed asset names under dist/client/_astro (identical on
- * every machine building the same commit), so a deploy that changes assets installs a
- * new worker that drops the old cache. Policy: hashed assets cache-first; other public
+ * the version is a hash of the build's inputs (identical on every machine building the
+ * same commit), so a deploy of new code or content installs a new worker that drops the
+ * old cache. Policy: hashed assets cache-first; other public
  * GETs (the static pages) network-first with the cache as the offline fallback; `/`,
  * `/api/*` and any private or no-store response (per-visitor answers) never cached.
  */
 import type { APIRoute } from 'astro';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const prerender = true;
@@ -61,11 +61,23 @@ self.addEventListener('fetch', (event) => {
 });
 `;
 
-/** A hash of the build's hashed asset names and of the worker's own code. */
+/** Everything the build is made from; the same commit gives the same version on every machine. */
+const INPUTS = ['src', 'content', 'public', 'astro.config.mjs', 'package-lock.json'];
+
+function* files(entry: string): Generator<string> {
+  if (!existsSync(entry)) return;
+  if (!statSync(entry).isDirectory()) { yield entry; return; }
+  for (const name of readdirSync(entry).sort()) yield* files(path.join(entry, name));
+}
+
+/**
+ * A hash of the worker's code and of every build input. (The hashed asset names would be
+ * nicer, but Astro writes the CSS after prerendering, so they are not all known here.)
+ */
 function buildVersion(): string {
-  const assets = path.resolve('dist/client/_astro');
-  const names = existsSync(assets) ? readdirSync(assets).filter((n) => !/\.(br|gz)$/.test(n)).sort() : [];
-  return createHash('sha256').update(WORKER).update(names.join('\n')).digest('hex').slice(0, 12);
+  const hash = createHash('sha256').update(WORKER);
+  for (const file of INPUTS.flatMap((i) => [...files(i)])) hash.update(file).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 12);
 }
 
 export const GET: APIRoute = () => new Response(WORKER.replace('__VERSION__', buildVersion()).trimStart(), {
