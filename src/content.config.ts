@@ -113,11 +113,20 @@ const blog = defineCollection({
 });
 
 const id = z.string().describe('Stable key of the item (the file loader needs one)');
+const position = z.number().int().nonnegative().describe('Set by the loader: index in the file (display order); do not write it');
+
+/**
+ * A file() loader over a JSON array that records each item's index as `position`:
+ * Astro returns entries sorted by id, and the editors' array order is the display order.
+ */
+const inFileOrder = (path: string) => file(path, {
+  parser: (text) => (JSON.parse(text) as Array<Record<string, unknown>>).map((item, index) => ({ ...item, position: index })),
+});
 
 const trustMetrics = defineCollection({
-  loader: file('content/site/trust-metrics.json'),
+  loader: inFileOrder('content/site/trust-metrics.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     icon: z.string().describe('An emoji'),
     title: z.string(),
     description: z.string(),
@@ -127,14 +136,14 @@ const trustMetrics = defineCollection({
 });
 
 const awards = defineCollection({
-  loader: file('content/site/awards.json'),
-  schema: z.strictObject({ id, organization: z.string(), award: z.string(), year: z.number().int().min(2000).max(2100) }),
+  loader: inFileOrder('content/site/awards.json'),
+  schema: z.strictObject({ id, position, organization: z.string(), award: z.string(), year: z.number().int().min(2000).max(2100) }),
 });
 
 const author = defineCollection({
-  loader: file('content/site/author.json'),
+  loader: inFileOrder('content/site/author.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     name: z.string(),
     title: z.string().describe('Job title'),
     credentials: z.array(z.string()).min(1),
@@ -143,9 +152,9 @@ const author = defineCollection({
 });
 
 const faqs = defineCollection({
-  loader: file('content/site/faqs.json'),
+  loader: inFileOrder('content/site/faqs.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     question: z.string(),
     answer: z.string(),
     category: z.enum(['privacy', 'technical', 'accuracy', 'security', 'protection', 'streaming']),
@@ -153,9 +162,9 @@ const faqs = defineCollection({
 });
 
 const howtoGuides = defineCollection({
-  loader: file('content/site/howto-guides.json'),
+  loader: inFileOrder('content/site/howto-guides.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     title: z.string(),
     steps: z.array(z.string().min(1)).min(2),
     timeToComplete: timeText,
@@ -165,9 +174,9 @@ const howtoGuides = defineCollection({
 });
 
 const vpnComparison = defineCollection({
-  loader: file('content/site/vpn-comparison.json'),
+  loader: inFileOrder('content/site/vpn-comparison.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     provider: z.string(),
     price: z.number().positive().describe('Price per month in USD'),
     countries: z.number().int().positive().describe('Countries with servers'),
@@ -178,14 +187,14 @@ const vpnComparison = defineCollection({
 });
 
 const trendingSearches = defineCollection({
-  loader: file('content/site/trending-searches.json'),
-  schema: z.strictObject({ id, term: z.string(), note: z.string().optional().describe('Why people search it') }),
+  loader: inFileOrder('content/site/trending-searches.json'),
+  schema: z.strictObject({ id, position, term: z.string(), note: z.string().optional().describe('Why people search it') }),
 });
 
 const markets = defineCollection({
-  loader: file('content/site/markets.json'),
+  loader: inFileOrder('content/site/markets.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     country: z.string(),
     language: z.string().describe('Main language, in English'),
     lang: z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/).describe("BCP 47 tag of the keywords' language, e.g. 'de', 'pt-BR'"),
@@ -198,9 +207,9 @@ const markets = defineCollection({
 });
 
 const languages = defineCollection({
-  loader: file('content/site/languages.json'),
+  loader: inFileOrder('content/site/languages.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     language: z.string(),
     speakers: z.number().int().positive().describe('Number of speakers'),
     searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
@@ -224,14 +233,14 @@ const pages = defineCollection({
 });
 
 const securityTips = defineCollection({
-  loader: file('content/site/security-tips.json'),
-  schema: z.strictObject({ id, title: z.string(), body: z.string().describe('One or two sentences') }),
+  loader: inFileOrder('content/site/security-tips.json'),
+  schema: z.strictObject({ id, position, title: z.string(), body: z.string().describe('One or two sentences') }),
 });
 
 const stats = defineCollection({
-  loader: file('content/site/stats.json'),
+  loader: inFileOrder('content/site/stats.json'),
   schema: z.strictObject({
-    id,
+    id, position,
     page: z.enum(['trust', 'international']).describe('Which page shows the figure in its statistics strip'),
     value: z.string().describe("The figure as shown, e.g. '500K+' (marketing copy, not a measurement)"),
     label: z.string(),

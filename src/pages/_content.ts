@@ -11,9 +11,10 @@ export async function pageMeta(path: string) {
   return entry.data;
 }
 
-/** Every entry's data of a collection, in file order (the editors' display order). */
+/** Every entry's data of a collection, in file order (`position`, set by the loader) when it has one. */
 export async function dataOf<C extends CollectionKey>(collection: C): Promise<Array<CollectionEntry<C>['data']>> {
-  return (await getCollection(collection)).map((e: CollectionEntry<C>) => e.data);
+  const at = (data: unknown) => (data as { position?: number }).position ?? 0;
+  return (await getCollection(collection)).map((e: CollectionEntry<C>) => e.data).sort((a, b) => at(a) - at(b));
 }
 
 /** Blog posts, newest first. */
