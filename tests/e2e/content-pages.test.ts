@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness.ts';
 
@@ -42,15 +43,17 @@ describe('unknown content slugs', () => {
     await page.close();
   });
 
-  it('has a blog not-found page that leads back to the blog and is not indexed', async () => {
-    const page = await browser.newPage();
+  it('has a blog not-found page that leads back to the blog, is accessible and is not indexed', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
     await page.goto(server.url + '/blog/404');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Blog Post Not Found');
     await expect(page.locator('meta[name="robots"]').getAttribute('content')).resolves.toBe('noindex');
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
     await page.getByRole('link', { name: 'Back to Blog' }).click();
     await page.waitForURL(server.url + '/blog');
     await expect(page.getByRole('heading', { level: 1 }).isVisible()).resolves.toBe(true);
-    await page.close();
+    await context.close();
   });
 });
 
