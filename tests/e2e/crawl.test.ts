@@ -24,6 +24,7 @@ const REQUIRED_TYPES: Array<[RegExp, string[]]> = [
   [/^\/(?:tools|cities|isps|guides|blog)$/, ['CollectionPage', 'BreadcrumbList']],
   [/^\/seo-insights$/, ['HowTo', 'FAQPage']],
   [/^\/trust$/, ['AboutPage']],
+  [/^\/international$/, ['WebPage']],
 ];
 
 let server: RunningServer;
