@@ -138,7 +138,14 @@ export function normalizeIp(text: string): string | undefined {
 }
 
 /** A CIDR block, e.g. `10.0.0.0/8` or `2001:db8::/32`. */
-export interface Cidr { version: 4 | 6; base: bigint; bits: number }
+export interface Cidr {
+  version: 4 | 6;
+  base: bigint;
+  bits: number;
+  /** IPv4 only: network and mask as unsigned 32-bit numbers, so matching needs no BigInt. */
+  base4?: number;
+  mask4?: number;
+}
 
 /** Parses `addr/len` (or a bare address, as a /32 or /128). */
 export function parseCidr(text: string): Cidr | undefined {
@@ -151,13 +158,17 @@ export function parseCidr(text: string): Cidr | undefined {
   if (!(bits >= 0 && bits <= max)) return undefined;
   const value = BigInt(ip.value);
   const shift = BigInt(max - bits);
-  return { version: ip.version, base: (value >> shift) << shift, bits };
+  const base = (value >> shift) << shift;
+  if (ip.version === 6) return { version: 6, base, bits };
+  const mask4 = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return { version: 4, base, bits, base4: Number(base), mask4 };
 }
 
 /** Whether `ip` lies inside `cidr`. */
 export function cidrContains(cidr: Cidr, ip: ParsedIp): boolean {
   if (cidr.version !== ip.version) return false;
-  const shift = BigInt((ip.version === 4 ? 32 : 128) - cidr.bits);
+  if (ip.version === 4) return ((ip.value & cidr.mask4!) >>> 0) === cidr.base4;
+  const shift = BigInt(128 - cidr.bits);
   return BigInt(ip.value) >> shift === cidr.base >> shift;
 }
 
@@ -201,7 +212,7 @@ const RESERVED_CIDRS = RESERVED.map(([cidr, kind]) => [parseCidr(cidr)!, kind] a
 // number base and mask; IPv6 ranges with the span of first 16-bit groups they cover,
 // so most public addresses are ruled out by one comparison per range.
 const RESERVED_V4 = RESERVED_CIDRS.filter(([cidr]) => cidr.version === 4).map(([cidr, kind]) =>
-  [Number(cidr.base), cidr.bits === 0 ? 0 : (0xffffffff << (32 - cidr.bits)) >>> 0, kind] as const);
+  [cidr.base4!, cidr.mask4!, kind] as const);
 const RESERVED_V6 = RESERVED_CIDRS.filter(([cidr]) => cidr.version === 6).map(([cidr, kind]) => {
   const first = Number(cidr.base >> 112n);
   return [cidr, first, cidr.bits >= 16 ? first : first | ((1 << (16 - cidr.bits)) - 1), kind] as const;

@@ -24,10 +24,10 @@ describe('choosePlace', () => {
 describe('fillBlanks', () => {
   it.each<[string, Place, number | null, Partial<Place>]>([
     ['region and timezone from a city within 50 km, not a postal code of another town', geoCity, 10, { timezone: 'America/Los_Angeles', postal: '' }],
-    ['nothing from a city more than 50 km away', geoCity, 60, { timezone: '', postal: '' }],
-    ['nothing from a source that names only the country (its zone is the country centroid\'s)', geoCountry, null, { timezone: '' }],
+    ['nothing from a city more than 50 km away (the zone comes from its own coordinates)', geoCity, 60, { timezone: 'America/Los_Angeles', postal: '', region: '' }],
+    ['not the country centroid\'s zone from a source that names only the country', geoCountry, null, { timezone: 'America/Los_Angeles' }],
     ['the postal code from the same city', place({ ...geoCity, city: 'mountain view' }), 3, { postal: '94089' }],
-    ['nothing from another country', geoCanada, 5, { timezone: '' }],
+    ['nothing from another country', place({ ...geoCanada, timezone: 'America/Toronto', region: 'Ontario' }), 5, { timezone: 'America/Los_Angeles', region: '' }],
   ])('takes %s', (_, other, km, expected) => {
     const chosen = place({ ...dbipCity, region: '' });
     fillBlanks(chosen, other, km);
@@ -38,6 +38,15 @@ describe('fillBlanks', () => {
     const chosen = place({ city: 'Lyon', countryCode: 'FR' });
     fillBlanks(chosen, null, null);
     expect(chosen.timezone).toBe('Europe/Paris');
+  });
+
+  it.each([
+    ['a city in a multi-zone country from its coordinates', place({ city: 'Denver', countryCode: 'US', latitude: 39.74, longitude: -104.99 }), 'America/Denver'],
+    ['no zone for a bare country in a multi-zone country', place({ countryCode: 'US', latitude: 37.75, longitude: -97.82 }), ''],
+    ['no zone for a city without coordinates', place({ city: 'Somewhere', countryCode: 'US' }), ''],
+  ])('takes %s', (_, chosen, zone) => {
+    fillBlanks(chosen, null, null);
+    expect(chosen.timezone).toBe(zone);
   });
 
   it('never overwrites what the chosen source said', () => {

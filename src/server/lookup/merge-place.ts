@@ -3,9 +3,12 @@
  * wins (a city over a bare country; DB-IP when both name a city); the other source only
  * fills blanks when it agrees: region and timezone when it names a city in the same
  * country within 50 km, the postal code only for a city of the same name. A timezone
- * still missing is taken from the country when the country has exactly one zone.
+ * still missing is taken from the country when it has exactly one zone, else from the
+ * city's coordinates (tz-lookup's offline zone map; only for a city, since a bare
+ * country's centroid can sit in another zone than the visitor).
  * DB-IP Lite carries no postal codes or timezones, so those come from the second source.
  */
+import tzLookup from '@photostructure/tz-lookup';
 import { CONSENSUS_BANDS_KM } from '../../lib/confidence.ts';
 import type { Place } from './city-source.ts';
 
@@ -32,6 +35,11 @@ export function fillBlanks(chosen: Place, other: Place | null, consensusKm: numb
     if (chosen.postal === '' && sameName(other.city, chosen.city)) chosen.postal = other.postal;
   }
   if (chosen.timezone === '' && chosen.countryCode) chosen.timezone = onlyZoneOf(chosen.countryCode);
+  if (chosen.timezone === '' && chosen.city && Number.isFinite(chosen.latitude) && Number.isFinite(chosen.longitude)) {
+    try {
+      chosen.timezone = tzLookup(chosen.latitude, chosen.longitude);
+    } catch { /* coordinates out of range: leave it blank */ }
+  }
 }
 
 function sameName(a: string, b: string): boolean {
