@@ -25,7 +25,12 @@ beforeAll(async () => {
   expected = LookupResponseSchema.parse(await res.json());
   timezoneId = expected.data.timezone.includes('/') ? expected.data.timezone : undefined;
 });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+afterAll(async () => {
+  // A server that died mid-run explains every later failure: show what it said.
+  if (server && server.process.exitCode !== null) console.error(`server exited early:\n${server.output()}`);
+  await browser?.close();
+  await server?.stop();
+});
 
 /**
  * A browser in the address's own timezone: the page posts its timezone after the WebRTC
