@@ -1,7 +1,7 @@
 /** Loads the copy the lookup pages share (content/site/lookup-*.json, offers). Pages only. */
 import { getCollection, getEntry } from 'astro:content';
 
-/** Texts of the islands, one page's headings, and the VPN offers. */
+/** Texts of the islands, one page's headings, the VPN offers, and the detail cards' texts (with the VPN badge words). */
 export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4') {
   const [text, pageCopy, offers] = await Promise.all([
     getEntry('lookupText', 'lookup'),
@@ -9,5 +9,7 @@ export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4') {
     getCollection('offers'),
   ]);
   if (!text || !pageCopy) throw new Error(`content/site/lookup-*.json lacks the entry for ${page}`);
-  return { text: text.data, page: pageCopy.data, offers: offers.map((o) => o.data) };
+  const t = text.data;
+  const cardText = { ...t.cards, vpnDetected: t.badges.vpnDetected, noVpn: t.badges.noVpn };
+  return { text: t, page: pageCopy.data, offers: offers.map((o) => o.data), cardText };
 }
