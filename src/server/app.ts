@@ -79,9 +79,8 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile,
   const isHtml = file.type.startsWith('text/html');
   res.setHeader('content-type', file.type);
   res.setHeader('cache-control', status === 200 ? file.cacheControl : 'no-cache');
-  res.setHeader('content-security-policy', isHtml && file.headers['content-security-policy']
-    ? withFrameAncestors(file.headers['content-security-policy'])
-    : NON_HTML_CSP);
+  const csp = file.headers['content-security-policy'];
+  res.setHeader('content-security-policy', csp ? (isHtml ? withFrameAncestors(csp) : csp) : NON_HTML_CSP);
   res.setHeader('vary', 'accept-encoding');
   if (status === 200) {
     res.setHeader('etag', file.etag);
