@@ -1,7 +1,8 @@
 /** Island: the IPv4/IPv6 check: the address seen over each family, or why there is none. */
 import './tools.css';
 import { useStore } from '@nanostores/react';
-import { $ipFamilies, type FamilyCheck } from '../stores/ip-families.ts';
+import { useEffect } from 'react';
+import { $ipFamilies, startFamilyCheck, type FamilyCheck } from '../stores/ip-families.ts';
 import type { ToolsCopy } from './copy.ts';
 
 interface Props { copy: ToolsCopy<'families'> }
@@ -17,6 +18,7 @@ function valueOf(check: FamilyCheck, copy: Props['copy']): string {
 
 export default function IpFamilyCheck({ copy }: Props) {
   const state = useStore($ipFamilies);
+  useEffect(startFamilyCheck, []);
   if (state.status === 'loading') return <p role="status">{copy.loading}</p>;
   if (state.status === 'config-failed') return <p className="error" role="alert">{copy.configFailed}</p>;
   const { ipv4, ipv6 } = state;

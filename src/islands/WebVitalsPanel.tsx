@@ -4,8 +4,9 @@
  */
 import './vitals.css';
 import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
 import { formatVitalValue, VITAL_NAMES } from '../lib/web-vitals.ts';
-import { $vitalReadings, $vitalsPhase } from '../stores/web-vitals.ts';
+import { $vitalReadings, $vitalsPhase, startVitals } from '../stores/web-vitals.ts';
 import type { PerformanceCopy, VitalCopy } from './copy.ts';
 
 interface Props {
@@ -17,6 +18,7 @@ interface Props {
 export default function WebVitalsPanel({ copy, vitals }: Props) {
   const phase = useStore($vitalsPhase);
   const readings = useStore($vitalReadings);
+  useEffect(startVitals, []);
   const byName = new Map(vitals.map((v) => [v.id, v]));
 
   if (phase === 'measuring') {

@@ -14,8 +14,8 @@ function serve(ipv4Url: string | null, ipv6Url: string | null, echo: Record<stri
 
 async function run() {
   vi.resetModules();
-  const { $ipFamilies } = await import('./ip-families.ts');
-  $ipFamilies.listen(() => {});
+  const { $ipFamilies, startFamilyCheck } = await import('./ip-families.ts');
+  startFamilyCheck();
   await vi.waitFor(() => {
     const state = $ipFamilies.get();
     if (state.status === 'loading' || (state.status === 'ready' && [state.ipv4, state.ipv6].some((f) => f.status === 'checking'))) {

@@ -1,8 +1,9 @@
 /**
  * `$ipFamilies`: the IPv4/IPv6 check. Reads the echo URLs from GET /api/config, then asks
- * each configured one (5 s at most) which address it saw. Starts when an island subscribes.
+ * each configured one (5 s at most) which address it saw. Runs once, when the island calls
+ * startFamilyCheck() in the browser.
  */
-import { atom, onMount } from 'nanostores';
+import { atom } from 'nanostores';
 import { ClientConfigSchema } from '../lib/client-config.ts';
 import { parseIp } from '../lib/ip-address.ts';
 import { fetchJson, fetchText } from './api-fetch.ts';
@@ -48,6 +49,11 @@ async function run(): Promise<void> {
   ]);
 }
 
-onMount($ipFamilies, () => {
-  if ($ipFamilies.get().status === 'loading') void run();
-});
+let started = false;
+
+/** Starts the check; later calls do nothing. */
+export function startFamilyCheck(): void {
+  if (started) return;
+  started = true;
+  void run();
+}

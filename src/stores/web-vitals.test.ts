@@ -13,10 +13,10 @@ async function freshStore() {
   vi.resetModules();
   reporters.clear();
   const store = await import('./web-vitals.ts');
-  const unsubscribe = store.$vitalsPhase.listen(() => {});
+  store.startVitals();
   const report = (name: string, value: number, rating = 'good') =>
     (reporters.get(name) as Report)({ name, value, rating } as MetricType);
-  return { ...store, unsubscribe, report };
+  return { ...store, report };
 }
 
 beforeEach(() => { vi.useFakeTimers(); });

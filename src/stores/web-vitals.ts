@@ -1,9 +1,10 @@
 /**
  * `$vitalReadings` and `$vitalsPhase`: this page's Core Web Vitals as the `web-vitals`
  * library reports them, live (every change, not only the final value), and whether the
- * panel still says 'Measuring...'. Measuring starts when an island subscribes.
+ * panel still says 'Measuring...'. Measuring starts when the island calls startVitals()
+ * in the browser (an effect), never during server rendering.
  */
-import { atom, computed, map, onMount } from 'nanostores';
+import { atom, computed, map } from 'nanostores';
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type MetricType } from 'web-vitals';
 import { VITALS_READY_AFTER_MS, vitalsPhase, type VitalName, type VitalReading } from '../lib/web-vitals.ts';
 
@@ -20,8 +21,8 @@ function record({ name, value, rating }: MetricType): void {
 
 let started = false;
 
-onMount($vitalReadings, () => {
-  // The library's observers cannot be removed, so they are registered once per page.
+/** Registers the five observers and the 3 s timer; later calls do nothing (observers cannot be removed). */
+export function startVitals(): void {
   if (started) return;
   started = true;
   const options = { reportAllChanges: true };
@@ -31,4 +32,4 @@ onMount($vitalReadings, () => {
   onINP(record, options);
   onTTFB(record, options);
   setTimeout(() => $timerElapsed.set(true), VITALS_READY_AFTER_MS);
-});
+}
