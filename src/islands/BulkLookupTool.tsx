@@ -1,7 +1,7 @@
 /** Island: bulk lookup: the paste box, the count or over-limit warning, the table and the CSV download. */
 import './tools.css';
 import { useStore } from '@nanostores/react';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { BULK_LIMIT } from '../lib/bulk.ts';
 import { fill } from '../lib/template.ts';
 import { $bulkInput, $bulkLookup, $bulkText, fetchBulkCsv, runBulkLookup } from '../stores/bulk-lookup.ts';
@@ -27,7 +27,7 @@ export default function BulkLookupTool({ copy }: Props) {
   const [download, setDownload] = useState<{ busy: boolean; error?: string }>({ busy: false });
   const busy = state.status === 'loading';
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setSubmitted(true);
     void runBulkLookup();

@@ -5,7 +5,7 @@
  */
 import './tools.css';
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { $ipLookup, lookupIp } from '../stores/ip-lookup.ts';
 import type { ToolsCopy } from './copy.ts';
 import { failureText } from './failure-text.ts';
@@ -26,7 +26,7 @@ export default function IpLookupTool({ copy }: Props) {
     }
   }, []);
 
-  function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (value.trim()) void lookupIp(value);
   }
