@@ -80,6 +80,15 @@ describe('/ip-3 look up any IP', () => {
     expect(await page.getByRole('article').count()).toBe(0);
     await page.close();
   });
+
+  it('looks up the address given as ?ip= on load', async () => {
+    const { page } = await open(server.url, '/ip-3?ip=1.1.1.1');
+    const card = page.getByRole('article', { name: 'Result for 1.1.1.1' });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('AS13335');
+    expect(await page.getByLabel('IP address', { exact: true }).inputValue()).toBe('1.1.1.1');
+    await page.close();
+  });
 });
 
 describe('/ip-3 bulk lookup', () => {
