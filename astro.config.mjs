@@ -9,7 +9,7 @@ import node from '@astrojs/node';
 const SITE = process.env.SITE_URL || 'http://localhost:4321';
 
 /** Pages that exist for people but not for search engines. */
-const NOT_INDEXED = ['/404'];
+const NOT_INDEXED = ['/404', '/blog/404'];
 
 export default defineConfig({
   site: SITE,

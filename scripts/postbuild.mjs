@@ -31,3 +31,4 @@ for (const file of walk(CLIENT)) {
   after += br.length;
 }
 console.log(`postbuild: precompressed ${count} files, ${(before / 1024).toFixed(0)} KiB -> ${(after / 1024).toFixed(0)} KiB brotli`);
+await import('./build-asn-index.ts'); // the ASN index the lookup engine loads at start

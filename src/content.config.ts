@@ -3,18 +3,17 @@
  * typed here with strict schemas. An editor adds a page by adding one file.
  */
 import { defineCollection } from 'astro:content';
-import { file } from 'astro/loaders';
+import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 
-const navigation = defineCollection({
-  loader: file('content/site/navigation.json'),
-  schema: z.strictObject({
-    id: z.string().describe('Stable key of the link'),
-    label: z.string().describe('Text shown in the header'),
-    href: z.string().startsWith('/').describe('Internal path the link opens; it must exist'),
-    order: z.number().int().describe('Position in the header, ascending'),
-  }),
+const link = z.strictObject({
+  id: z.string().describe('Stable key of the link'),
+  label: z.string().describe('Text shown'),
+  href: z.string().startsWith('/').describe('Internal path the link opens; it must exist'),
+  order: z.number().int().describe('Position in the list, ascending'),
 });
+
+const navigation = defineCollection({ loader: file('content/site/navigation.json'), schema: link });
 
 const offers = defineCollection({
   loader: file('content/site/offers.json'),
@@ -33,13 +32,228 @@ const offers = defineCollection({
   }),
 });
 
+/** A glob loader over one folder of `content/`: the id is the file name without extension. */
+const folder = (dir: string, pattern: string) => glob({ pattern, base: `./content/${dir}` });
+const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase words joined by hyphens');
+const timeText = z.string().regex(/\d/, 'must contain the number of minutes')
+  .describe("How long it takes, as shown, e.g. '5 minutes'; the digits become the structured-data duration");
+const difficultyLevel = z.enum(['Beginner', 'Intermediate']).describe('Who the guide is for');
+
+const cities = defineCollection({
+  loader: folder('cities', '*.json'),
+  schema: z.strictObject({
+    name: z.string().describe("City name as shown, e.g. 'São Paulo'; the file name is its slug: lowercased, accents dropped, spaces to hyphens (sao-paulo.json)"),
+    state: z.string().describe('State, province or region'),
+    country: z.string().describe('Country name in English'),
+    countryCode: z.string().regex(/^[A-Z]{2}$/).describe('ISO 3166-1 alpha-2 code'),
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    population: z.number().int().positive().describe('Population of the city proper'),
+    timezone: z.string().regex(/^[A-Za-z_]+(?:\/[A-Za-z_+-]+)+$/).describe("IANA time zone, e.g. 'America/New_York'"),
+    isps: z.array(z.string().min(1)).length(15).describe('15 internet providers serving the city, most popular first; the page shows the first 6'),
+    intro: z.string().min(80).describe("One paragraph on the city's internet landscape, specific to this city"),
+    tips: z.array(z.string().min(1)).optional().describe('Extra security tips for this city, shown after the general ones'),
+  }),
+});
+
+const isps = defineCollection({
+  loader: folder('isps', '*.json'),
+  schema: z.strictObject({
+    name: z.string().describe('Provider name as shown; the file name is its slug (charter-spectrum.json)'),
+    description: z.string().min(40).describe('One paragraph about the provider'),
+    headquarters: z.string().describe("City and state/country, e.g. 'Philadelphia, Pennsylvania'"),
+    technologies: z.array(z.string()).min(1).describe("Access technologies, e.g. 'Fiber', 'Cable (DOCSIS 3.1)'"),
+    maxSpeed: z.string().describe("Fastest advertised plan, e.g. '2 Gbps'"),
+    customers: z.string().describe("Customer base as text, e.g. '32 million'"),
+    coverage: z.string().describe('Where it offers service'),
+    privacyNotes: z.array(z.string()).min(1).describe('Privacy warnings specific to this provider'),
+    asns: z.array(z.number().int().positive()).min(1).describe('Autonomous system numbers the provider announces'),
+  }),
+});
+
+const tools = defineCollection({
+  loader: folder('tools', '*.json'),
+  schema: z.strictObject({
+    title: z.string().describe('Page heading and <title> start'),
+    shortTitle: z.string().describe('Short name used on cards and in the related-tools grid'),
+    description: z.string().min(50).max(170).describe('Meta description and intro, 50-170 characters'),
+    intent: z.enum(['informational', 'navigational', 'transactional', 'commercial']).describe('Search intent of the keyword'),
+    difficulty: z.number().int().min(0).max(100).describe('Keyword difficulty 0-100'),
+    volume: z.number().int().nonnegative().describe('Monthly searches'),
+    related: z.array(slug).min(1).describe('Slugs of OTHER tool pages (file names in content/tools); each must exist'),
+    features: z.array(z.strictObject({ title: z.string(), body: z.string() })).length(3).describe('Exactly three feature cards'),
+    steps: z.array(z.string().min(1)).length(4).describe('Exactly four usage steps, in order'),
+    keywords: z.array(z.string().min(1)).min(1).describe('Search keywords for the meta keywords tag'),
+  }),
+});
+
+const guides = defineCollection({
+  loader: folder('guides', '*.mdx'),
+  schema: z.strictObject({
+    title: z.string(),
+    description: z.string().min(50).max(170).describe('Meta description and intro, 50-170 characters'),
+    difficulty: difficultyLevel,
+    timeToComplete: timeText,
+    updated: z.coerce.date().describe('Date of the last review, YYYY-MM-DD'),
+  }),
+});
+
+const blog = defineCollection({
+  loader: folder('blog', '*.mdx'),
+  schema: z.strictObject({
+    title: z.string(),
+    excerpt: z.string().min(50).max(200).describe('Shown on the card, under the title and as the meta description'),
+    category: z.string().describe("Short category label, e.g. 'Privacy'"),
+    readTime: z.number().int().positive().describe('Reading time in minutes'),
+    views: z.number().int().nonnegative().describe('View count, shown with thousands separators'),
+    publishDate: z.coerce.date().describe('YYYY-MM-DD'),
+    trending: z.boolean().describe("Shows the 'Trending' badge on the list"),
+    author: z.string().optional().describe('Author name; defaults to the site author'),
+  }),
+});
+
+const id = z.string().describe('Stable key of the item (the file loader needs one)');
+const position = z.number().int().nonnegative().describe('Set by the loader: index in the file (display order); do not write it');
+
+/**
+ * A file() loader over a JSON array that records each item's index as `position`:
+ * Astro returns entries sorted by id, and the editors' array order is the display order.
+ */
+const inFileOrder = (path: string) => file(path, {
+  parser: (text) => (JSON.parse(text) as Array<Record<string, unknown>>).map((item, index) => ({ ...item, position: index })),
+});
+
+const trustMetrics = defineCollection({
+  loader: inFileOrder('content/site/trust-metrics.json'),
+  schema: z.strictObject({
+    id, position,
+    icon: z.string().describe('An emoji'),
+    title: z.string(),
+    description: z.string(),
+    metric: z.string().describe("The figure as shown, e.g. '99.9%'"),
+    colour: z.enum(['blue', 'green', 'purple', 'orange']).describe('Accent colour of the card'),
+  }),
+});
+
+const awards = defineCollection({
+  loader: inFileOrder('content/site/awards.json'),
+  schema: z.strictObject({ id, position, organization: z.string(), award: z.string(), year: z.number().int().min(2000).max(2100) }),
+});
+
+const author = defineCollection({
+  loader: inFileOrder('content/site/author.json'),
+  schema: z.strictObject({
+    id, position,
+    name: z.string(),
+    title: z.string().describe('Job title'),
+    credentials: z.array(z.string()).min(1),
+    achievements: z.array(z.string()).min(1),
+  }),
+});
+
+const faqs = defineCollection({
+  loader: inFileOrder('content/site/faqs.json'),
+  schema: z.strictObject({
+    id, position,
+    question: z.string(),
+    answer: z.string(),
+    category: z.enum(['privacy', 'technical', 'accuracy', 'security', 'protection', 'streaming']),
+  }),
+});
+
+const howtoGuides = defineCollection({
+  loader: inFileOrder('content/site/howto-guides.json'),
+  schema: z.strictObject({
+    id, position,
+    title: z.string(),
+    steps: z.array(z.string().min(1)).min(2),
+    timeToComplete: timeText,
+    difficulty: difficultyLevel,
+    icon: z.string().describe('An emoji'),
+  }),
+});
+
+const vpnComparison = defineCollection({
+  loader: inFileOrder('content/site/vpn-comparison.json'),
+  schema: z.strictObject({
+    id, position,
+    provider: z.string(),
+    price: z.number().positive().describe('Price per month in USD'),
+    countries: z.number().int().positive().describe('Countries with servers'),
+    servers: z.number().int().positive().describe('Number of servers'),
+    noLogs: z.boolean().describe('Audited no-logs policy'),
+    rating: z.number().min(0).max(5),
+  }),
+});
+
+const trendingSearches = defineCollection({
+  loader: inFileOrder('content/site/trending-searches.json'),
+  schema: z.strictObject({ id, position, term: z.string(), note: z.string().optional().describe('Why people search it') }),
+});
+
+const markets = defineCollection({
+  loader: inFileOrder('content/site/markets.json'),
+  schema: z.strictObject({
+    id, position,
+    country: z.string(),
+    language: z.string().describe('Main language, in English'),
+    lang: z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/).describe("BCP 47 tag of the keywords' language, e.g. 'de', 'pt-BR'"),
+    code: z.string().regex(/^[A-Z]{2}$/).describe('ISO 3166-1 alpha-2 code'),
+    population: z.number().int().positive(),
+    searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
+    keywords: z.array(z.string()).length(3).describe('Top 3 keywords in the local language'),
+    flag: z.string().describe('Flag emoji'),
+  }),
+});
+
+const languages = defineCollection({
+  loader: inFileOrder('content/site/languages.json'),
+  schema: z.strictObject({
+    id, position,
+    language: z.string(),
+    speakers: z.number().int().positive().describe('Number of speakers'),
+    searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
+    competition: z.enum(['Low', 'Medium', 'High']),
+    opportunity: z.enum(['Medium', 'High', 'Very High']),
+  }),
+});
+
+/** Footer "Explore" links: every hub and editorial page, so each landing page is reachable. */
+const explore = defineCollection({ loader: file('content/site/explore.json'), schema: link });
+
+const pages = defineCollection({
+  loader: file('content/site/pages.json'),
+  schema: z.strictObject({
+    id: z.string().regex(/^\/[a-z0-9/-]*$/).describe("The page's path, e.g. '/blog'"),
+    title: z.string().max(70).describe('<title> and social title; unique across the site'),
+    description: z.string().min(50).max(170).describe('Meta description, 50-170 characters; unique across the site'),
+    heading: z.string().describe('The h1'),
+    intro: z.string().describe('Paragraph under the heading'),
+  }),
+});
+
+const securityTips = defineCollection({
+  loader: inFileOrder('content/site/security-tips.json'),
+  schema: z.strictObject({ id, position, title: z.string(), body: z.string().describe('One or two sentences') }),
+});
+
+const stats = defineCollection({
+  loader: inFileOrder('content/site/stats.json'),
+  schema: z.strictObject({
+    id, position,
+    page: z.enum(['trust', 'international']).describe('Which page shows the figure in its statistics strip'),
+    value: z.string().describe("The figure as shown, e.g. '500K+' (marketing copy, not a measurement)"),
+    label: z.string(),
+  }),
+});
+
 // Advanced tools (/ip-3) and performance (/performance) pages.
 
 const text = (hint: string) => z.string().min(1).describe(hint);
 const template = (hint: string) => text(`${hint}; {name} placeholders are filled in on screen`);
 
-const tools = defineCollection({
-  loader: file('content/site/tools.json'),
+const ipTools = defineCollection({
+  loader: file('content/site/ip-tools.json'),
   schema: z.discriminatedUnion('id', [
     z.strictObject({
       id: z.literal('page'),
@@ -175,4 +389,8 @@ const benchmarks = defineCollection({
   }),
 });
 
-export const collections = { navigation, offers, tools, performance: performanceCopy, webVitals, benchmarks };
+export const collections = {
+  navigation, explore, pages, offers, cities, isps, tools, guides, blog,
+  trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
+  ipTools, performance: performanceCopy, webVitals, benchmarks,
+};

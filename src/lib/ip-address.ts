@@ -7,54 +7,83 @@
 /** A parsed address: IPv4 as a 32-bit number, IPv6 as a 128-bit bigint. */
 export type ParsedIp = { version: 4; value: number } | { version: 6; value: bigint };
 
-const IPV4_PART = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
 /** Parses dotted-quad IPv4 (no leading zeros, no shorthand). */
 export function parseIPv4(text: string): number | undefined {
-  const parts = text.split('.');
-  if (parts.length !== 4) return undefined;
+  // A character scan, not split + regex: this runs on every request.
   let value = 0;
-  for (const part of parts) {
-    if (!IPV4_PART.test(part)) return undefined;
-    value = value * 256 + Number(part);
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || ++dots > 3) return undefined;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && part === 0) return undefined; // leading zero
+      part = part * 10 + (c - 48);
+      if (part > 255) return undefined;
+      digits++;
+    } else return undefined;
   }
-  return value;
+  return dots === 3 && digits > 0 ? value * 256 + part : undefined;
 }
 
-/** Parses IPv6 text, including `::` compression, an embedded IPv4 tail and a `%zone` (dropped). */
+const COLON = 58;
+const DOT = 46;
+// Scratch for parseIPv6 (synchronous, so one is enough).
+const GROUPS = new Uint16Array(8);
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/**
+ * Parses IPv6 text, including `::` compression, an embedded IPv4 tail (only as the last
+ * 32 bits) and a `%zone` (dropped). A character scan: this runs on every request.
+ */
 export function parseIPv6(input: string): bigint | undefined {
-  let text = input;
-  const zone = text.indexOf('%');
-  if (zone !== -1) text = text.slice(0, zone);
-  if (text.length < 2 || text.length > 45 || !/^[0-9a-fA-F:.]+$/.test(text)) return undefined;
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const toGroups = (part: string): number[] | undefined => {
-    if (part === '') return [];
-    const groups: number[] = [];
-    const pieces = part.split(':');
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i]!;
-      if (i === pieces.length - 1 && piece.includes('.')) {
-        const v4 = parseIPv4(piece);
-        if (v4 === undefined) return undefined;
-        groups.push(v4 >>> 16, v4 & 0xffff);
-      } else {
-        if (!/^[0-9a-fA-F]{1,4}$/.test(piece)) return undefined;
-        groups.push(parseInt(piece, 16));
-      }
+  const zone = input.indexOf('%');
+  const end = zone === -1 ? input.length : zone;
+  if (end < 2 || end > 45) return undefined;
+  let count = 0;
+  let gap = -1;
+  let i = 0;
+  if (input.charCodeAt(0) === COLON) {
+    if (input.charCodeAt(1) !== COLON) return undefined;
+    gap = 0;
+    i = 2;
+  }
+  while (i < end) {
+    const start = i;
+    let group = 0;
+    for (let digit; i < end && (digit = hexDigit(input.charCodeAt(i))) >= 0; i++) group = group * 16 + digit;
+    if (i < end && input.charCodeAt(i) === DOT) {
+      const v4 = count <= 6 ? parseIPv4(input.slice(start, end)) : undefined;
+      if (v4 === undefined) return undefined;
+      GROUPS[count++] = v4 >>> 16;
+      GROUPS[count++] = v4 & 0xffff;
+      break;
     }
-    return groups;
-  };
-  const head = toGroups(halves[0]!);
-  const tail = halves.length === 2 ? toGroups(halves[1]!) : [];
-  if (!head || !tail) return undefined;
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
-  const groups = [...head, ...new Array<number>(missing).fill(0), ...tail];
-  let value = 0n;
-  for (const g of groups) value = (value << 16n) | BigInt(g);
-  return value;
+    if (i === start || i - start > 4 || count === 8) return undefined;
+    GROUPS[count++] = group;
+    if (i === end) break;
+    if (input.charCodeAt(i++) !== COLON || i === end) return undefined;
+    if (input.charCodeAt(i) === COLON) {
+      if (gap !== -1) return undefined;
+      gap = count;
+      i++;
+    }
+  }
+  if (gap === -1 ? count !== 8 : count > 7) return undefined;
+  const zeros = 8 - count;
+  const at = (k: number) => (gap === -1 || k < gap ? GROUPS[k]! : k < gap + zeros ? 0 : GROUPS[k - zeros]!);
+  const word = (k: number) => BigInt(((at(k) << 16) | at(k + 1)) >>> 0);
+  return (word(0) << 96n) | (word(2) << 64n) | (word(4) << 32n) | word(6);
 }
 
 const V4_MAPPED_PREFIX = 0xffffn << 32n;
@@ -79,7 +108,10 @@ export function formatIp(ip: ParsedIp): string {
     return `${v >>> 24}.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
   }
   const groups: number[] = [];
-  for (let i = 7; i >= 0; i--) groups.push(Number((ip.value >> BigInt(i * 16)) & 0xffffn));
+  for (const shift of [96n, 64n, 32n, 0n]) {
+    const word = Number(BigInt.asUintN(32, ip.value >> shift));
+    groups.push(word >>> 16, word & 0xffff);
+  }
   let bestStart = -1;
   let bestLen = 1;
   for (let i = 0; i < 8; ) {
@@ -89,9 +121,14 @@ export function formatIp(ip: ParsedIp): string {
     if (j - i > bestLen) { bestStart = i; bestLen = j - i; }
     i = j;
   }
-  const hex = groups.map((g) => g.toString(16));
-  if (bestStart === -1) return hex.join(':');
-  return `${hex.slice(0, bestStart).join(':')}::${hex.slice(bestStart + bestLen).join(':')}`;
+  let text = '';
+  for (let i = 0; i < 8; i++) {
+    if (i === bestStart) {
+      text += '::';
+      i += bestLen - 1;
+    } else text += i === 0 || i === bestStart + bestLen ? groups[i]!.toString(16) : `:${groups[i]!.toString(16)}`;
+  }
+  return text;
 }
 
 /** Normalises any accepted spelling to canonical text, or undefined when it is not an address. */
@@ -101,7 +138,14 @@ export function normalizeIp(text: string): string | undefined {
 }
 
 /** A CIDR block, e.g. `10.0.0.0/8` or `2001:db8::/32`. */
-export interface Cidr { version: 4 | 6; base: bigint; bits: number }
+export interface Cidr {
+  version: 4 | 6;
+  base: bigint;
+  bits: number;
+  /** IPv4 only: network and mask as unsigned 32-bit numbers, so matching needs no BigInt. */
+  base4?: number;
+  mask4?: number;
+}
 
 /** Parses `addr/len` (or a bare address, as a /32 or /128). */
 export function parseCidr(text: string): Cidr | undefined {
@@ -114,13 +158,17 @@ export function parseCidr(text: string): Cidr | undefined {
   if (!(bits >= 0 && bits <= max)) return undefined;
   const value = BigInt(ip.value);
   const shift = BigInt(max - bits);
-  return { version: ip.version, base: (value >> shift) << shift, bits };
+  const base = (value >> shift) << shift;
+  if (ip.version === 6) return { version: 6, base, bits };
+  const mask4 = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return { version: 4, base, bits, base4: Number(base), mask4 };
 }
 
 /** Whether `ip` lies inside `cidr`. */
 export function cidrContains(cidr: Cidr, ip: ParsedIp): boolean {
   if (cidr.version !== ip.version) return false;
-  const shift = BigInt((ip.version === 4 ? 32 : 128) - cidr.bits);
+  if (ip.version === 4) return ((ip.value & cidr.mask4!) >>> 0) === cidr.base4;
+  const shift = BigInt(128 - cidr.bits);
   return BigInt(ip.value) >> shift === cidr.base >> shift;
 }
 
@@ -160,10 +208,26 @@ const RESERVED: ReadonlyArray<readonly [string, ReservedKind]> = [
   ['::/8', 'Reserved'],
 ];
 const RESERVED_CIDRS = RESERVED.map(([cidr, kind]) => [parseCidr(cidr)!, kind] as const);
+// Checked on every lookup, so without BigInt work where possible: IPv4 ranges as a
+// number base and mask; IPv6 ranges with the span of first 16-bit groups they cover,
+// so most public addresses are ruled out by one comparison per range.
+const RESERVED_V4 = RESERVED_CIDRS.filter(([cidr]) => cidr.version === 4).map(([cidr, kind]) =>
+  [cidr.base4!, cidr.mask4!, kind] as const);
+const RESERVED_V6 = RESERVED_CIDRS.filter(([cidr]) => cidr.version === 6).map(([cidr, kind]) => {
+  const first = Number(cidr.base >> 112n);
+  return [cidr, first, cidr.bits >= 16 ? first : first | ((1 << (16 - cidr.bits)) - 1), kind] as const;
+});
 
 /** The special-purpose range an address belongs to, or undefined for a public address. */
 export function reservedKind(ip: ParsedIp): ReservedKind | undefined {
-  for (const [cidr, kind] of RESERVED_CIDRS) if (cidrContains(cidr, ip)) return kind;
+  if (ip.version === 4) {
+    for (const [base, mask, kind] of RESERVED_V4) if (((ip.value & mask) >>> 0) === base) return kind;
+    return undefined;
+  }
+  const first = Number(ip.value >> 112n);
+  for (const [cidr, low, high, kind] of RESERVED_V6) {
+    if (first >= low && first <= high && cidrContains(cidr, ip)) return kind;
+  }
   return undefined;
 }
 

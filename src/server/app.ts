@@ -18,6 +18,8 @@ export interface AppRequest {
   clientIp: string;
   /** Reads the body, rejecting with BodyTooLarge past the configured limit. */
   body(): Promise<Buffer>;
+  /** Headers a handler that passed the request on wants on the eventual answer. */
+  responseHeaders: Record<string, string>;
 }
 
 /** What a route handler answers. */
@@ -77,9 +79,8 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile,
   const isHtml = file.type.startsWith('text/html');
   res.setHeader('content-type', file.type);
   res.setHeader('cache-control', status === 200 ? file.cacheControl : 'no-cache');
-  res.setHeader('content-security-policy', isHtml && file.headers['content-security-policy']
-    ? withFrameAncestors(file.headers['content-security-policy'])
-    : NON_HTML_CSP);
+  const csp = file.headers['content-security-policy'];
+  res.setHeader('content-security-policy', csp ? (isHtml ? withFrameAncestors(csp) : csp) : NON_HTML_CSP);
   res.setHeader('vary', 'accept-encoding');
   if (status === 200) {
     res.setHeader('etag', file.etag);
@@ -95,13 +96,18 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile,
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-/** Sends a JSON error in the API's shape. */
-export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}): AppResponse {
+/** A JSON answer; per-visitor unless the caller says otherwise. */
+export function json(status: number, value: unknown, headers: Record<string, string> = {}): AppResponse {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-    body: JSON.stringify({ error: { code, message } }),
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store', ...headers },
+    body: JSON.stringify(value) + '\n',
   };
+}
+
+/** A JSON error in the API's one shape: `{ error: { code, message } }`. */
+export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}): AppResponse {
+  return json(status, { error: { code, message } }, headers);
 }
 
 function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse): void {
@@ -118,8 +124,11 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
   const { config, site, handlers } = parts;
   const notFoundPage = site.notFound;
 
-  const notFound = (req: IncomingMessage, res: ServerResponse): void => {
-    if (notFoundPage) sendStatic(req, res, notFoundPage, 404);
+  const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    // A section may have its own 404 page (e.g. /blog/404: 'Blog Post Not Found').
+    const section = /^\/[^/]+\//.exec(path)?.[0];
+    const page = (section && site.get(`${section}404`)) || notFoundPage;
+    if (page) sendStatic(req, res, page, 404);
     else sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' });
   };
 
@@ -145,6 +154,7 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
       headers,
       clientIp: clientIp(peer, headers, config.trustProxy),
       body: () => readBody(req, config.bodyLimit),
+      responseHeaders: {},
     };
 
     if (path === '/healthz') {
@@ -152,13 +162,14 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     }
     for (const handler of handlers) {
       const reply = await handler(appReq);
-      if (reply) return sendReply(req, res, reply);
+      if (reply) return sendReply(req, res, { ...reply, headers: { ...appReq.responseHeaders, ...reply.headers } });
     }
     const isRead = appReq.method === 'GET' || appReq.method === 'HEAD';
     const file = site.get(path);
     if (file) {
       if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
-      return sendStatic(req, res, file);
+      // The 404 pages themselves are never a success, even when asked for by name.
+      return sendStatic(req, res, file, path.endsWith('/404') ? 404 : 200);
     }
     if (path === '/' && parts.renderPage) {
       if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
@@ -170,7 +181,7 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
       const location = path.replace(/\/+$/, '') + (q === -1 ? '' : rawUrl.slice(q));
       return sendReply(req, res, { status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` });
     }
-    return notFound(req, res);
+    return notFound(req, res, path);
   }
 
   return (req, res) => {

@@ -101,8 +101,9 @@ export function clientIp(peer: string, headers: Headers, trust: TrustProxy): str
  * the peer itself is trusted.
  */
 export function forwardedProtoIsHttps(peer: string, headers: Headers, trust: TrustProxy): boolean {
+  if (trust.kind === 'none') return false;
   const peerIp = parseIp(peer);
-  if (!peerIp || trust.kind === 'none') return false;
+  if (!peerIp) return false;
   if (trust.kind === 'cidrs' && !trust.cidrs.some((c) => cidrContains(c, peerIp))) return false;
   if (trust.kind === 'hops' && trust.hops === 0) return false;
   const forwarded = headers.get('forwarded');

@@ -18,6 +18,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /** Requests a minute per client on the API and command-line endpoints; 0 turns the limit off. */
+  rateLimit: number;
   /** Settings handed to the browser. */
   client: ClientConfig;
 }
@@ -56,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
+    rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
     client: clientConfigFromEnv(env),
   };
 }

@@ -1,41 +1,22 @@
 /**
- * Server entry: reads configuration, wires the parts, listens, and shuts down cleanly.
- * Run from the build: `node src/server/main.ts` after `npm run build` (`npm start` does both).
+ * Server entry: reads configuration, builds the server, listens, shuts down cleanly.
+ * `npm start` builds once if needed, then runs this file under Node's type stripping.
  */
 import cluster from 'node:cluster';
-import { createServer } from 'node:http';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createApp, type PageRenderer } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { loadStaticSite } from './static-site.ts';
-import { createRoutes } from './routes.ts';
+import { createAppServer } from './server.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 
-async function loadPageRenderer(): Promise<PageRenderer> {
-  const entry = pathToFileURL(path.join(DIST, 'server', 'entry.mjs')).href;
-  const { handler } = (await import(entry)) as {
-    handler: (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
-  };
-  return (req, res, locals) =>
-    handler(req, res, (err) => { if (err) throw err; }, locals);
-}
-
 async function startWorker(config: Config): Promise<void> {
   const started = performance.now();
-  const site = loadStaticSite(DIST);
-  const { handlers, pageLocals } = await createRoutes(config);
-  const app = createApp({ config, site, handlers, renderPage: await loadPageRenderer(), pageLocals });
-  const server = createServer(
-    // Slow clients must not pin the process: bounded headers, requests and idle keep-alive.
-    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 },
-    app,
-  );
+  const { server, site } = await createAppServer(config, DIST);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    console.log(`listening on http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port} (${site.size} static files, ready in ${Math.round(performance.now() - started)} ms)`);
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    console.log(`listening on http://${host}:${port} (${site.size} static files, ready in ${Math.round(performance.now() - started)} ms)`);
   });
 
   let stopping = false;

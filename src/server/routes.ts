@@ -1,20 +1,33 @@
 /**
  * The route handlers the server mounts before static files, and the locals of `/`.
- * Later capabilities (lookup API, plain-text endpoints) register here.
  */
 import type { AppRequest, Handler } from './app.ts';
 import type { Config } from './config.ts';
+import { createApi } from './api.ts';
+import { createTextEndpoints } from './text-endpoints.ts';
+import { createEngine, type Engine } from './lookup/engine.ts';
+import { createRateLimit } from './rate-limit.ts';
 
 export interface Routes {
+  engine: Engine;
   handlers: Handler[];
-  pageLocals: (req: AppRequest) => App.Locals | Promise<App.Locals>;
+  pageLocals: (req: AppRequest) => App.Locals;
 }
 
-/** Creates the handlers for a configuration. */
-export async function createRoutes(_config: Config): Promise<Routes> {
+/** Loads the databases and creates the handlers for a configuration. */
+export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
+  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, distDir });
   return {
-    handlers: [],
-    // Until the lookup engine lands, '/' gets only the address (see issue 3).
-    pageLocals: (req) => ({ clientIp: req.clientIp }) as App.Locals,
+    engine,
+    handlers: [
+      createRateLimit(config.rateLimit),
+      createTextEndpoints(engine),
+      createApi(engine, config.client),
+    ],
+    pageLocals: (req) => ({
+      clientIp: req.clientIp,
+      lookup: engine.lookup(req.clientIp, { headers: req.headers }),
+      clientConfig: config.client,
+    }),
   };
 }

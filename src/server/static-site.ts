@@ -27,6 +27,9 @@ const TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json', '.map': 'application/json',
 };
 
+/** A service worker's own CSP governs its fetches: it must reach its origin, nothing else. */
+const SERVICE_WORKER_HEADERS = { 'content-security-policy': "default-src 'none'; connect-src 'self'" };
+
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
@@ -84,7 +87,7 @@ export function loadStaticSite(distDir: string): StaticSite {
       type: TYPES[path.extname(full)] ?? 'application/octet-stream',
       etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
       cacheControl: immutable ? IMMUTABLE : REVALIDATE,
-      headers: pageHeaders.get(urlPath) ?? {},
+      headers: pageHeaders.get(urlPath) ?? (urlPath === '/sw.js' ? SERVICE_WORKER_HEADERS : {}),
     });
   }
   return { get: (p) => files.get(p), notFound: files.get('/404'), size: files.size };

@@ -1,0 +1,40 @@
+/**
+ * Content queries the static pages share: page metadata by path, editorial lists in
+ * file order, blog posts newest first. Underscore: Astro does not route this file.
+ */
+import { getCollection, getEntry, type CollectionEntry, type CollectionKey } from 'astro:content';
+
+/** Title, description, h1 and intro of a hub or editorial page (content/site/pages.json). */
+export async function pageMeta(path: string) {
+  const entry = await getEntry('pages', path);
+  if (!entry) throw new Error(`content/site/pages.json has no entry for ${path}`);
+  return entry.data;
+}
+
+/** Every entry's data of a collection, in file order (`position`, set by the loader) when it has one. */
+export async function dataOf<C extends CollectionKey>(collection: C): Promise<Array<CollectionEntry<C>['data']>> {
+  const at = (data: unknown) => (data as { position?: number }).position ?? 0;
+  return (await getCollection(collection)).map((e: CollectionEntry<C>) => e.data).sort((a, b) => at(a) - at(b));
+}
+
+/** Blog posts, newest first. */
+export async function postsNewestFirst() {
+  return (await getCollection('blog')).sort((a, b) => b.data.publishDate.getTime() - a.data.publishDate.getTime());
+}
+
+/** The site's author (content/site/author.json holds exactly one). */
+export async function siteAuthor() {
+  const [author] = await dataOf('author');
+  if (!author) throw new Error('content/site/author.json is empty');
+  return author;
+}
+
+/** Tool pages by slug, for titles of related tools. */
+export async function toolsBySlug() {
+  return new Map((await getCollection('tools')).map((t) => [t.id, t.data]));
+}
+
+/** ISP pages by lowercased name, so a city's provider list can link the ones we cover. */
+export async function ispSlugsByName() {
+  return new Map((await getCollection('isps')).map((i) => [i.data.name.toLowerCase(), i.id]));
+}

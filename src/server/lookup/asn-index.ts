@@ -1,0 +1,244 @@
+/**
+ * IP → ASN and organisation, from the `@ip-location-db/asn` CSV (RouteViews, the five RIRs
+ * and DB-IP; rows `start,end,asn,org`, inclusive ranges, org quoted with "" escapes).
+ * The CSV is compiled into sorted typed arrays searched by bisection, with each
+ * organisation name stored once. Rows are sorted by start; where two overlap (the data
+ * has a few), the later one answers for the shared addresses. `npm run build` writes the
+ * compiled form to `dist/data/asn-index.bin` (scripts/build-asn-index.ts); the engine
+ * loads that file in a few milliseconds and compiles the CSV itself (about a second) when
+ * the file is missing or was built from another version of the package.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** Where the compiled index lives, relative to the build directory. */
+export const ASN_INDEX_FILE = 'data/asn-index.bin';
+const MAGIC = 0x4e534121; // '!ASN', little-endian: a big-endian machine sees another value and recompiles
+const FORMAT = 1;
+const HEADER_WORDS = 8;
+const MASK32 = 0xffffffffn;
+const require = createRequire(import.meta.url);
+
+/** The CSV files and the data version they carry (the npm package version). */
+export function asnSourceFiles(): { v4: string; v6: string; version: string } {
+  const pkg = require('@ip-location-db/asn/package.json') as { version: string };
+  return {
+    v4: require.resolve('@ip-location-db/asn/asn-ipv4-num.csv'),
+    v6: require.resolve('@ip-location-db/asn/asn-ipv6-num.csv'),
+    version: pkg.version,
+  };
+}
+
+/** Rows [0, v4Count) are IPv4 ranges, the rest IPv6; asn and org are indexed by row. */
+export class AsnIndex {
+  /** The data version (npm package version of `@ip-location-db/asn`). */
+  readonly version: string;
+  /** Each distinct organisation name once. */
+  readonly orgs: readonly string[];
+  private readonly start4: Uint32Array;
+  private readonly end4: Uint32Array;
+  /** Four words per IPv6 row, high word first. */
+  private readonly start6: Uint32Array;
+  private readonly end6: Uint32Array;
+  private readonly asns: Uint32Array;
+  private readonly orgIds: Uint32Array;
+  /**
+   * Per first 16 bits of an address, the first row starting at or after that /16 (IPv4)
+   * or that first group (IPv6): bisection then covers only the rows of one bucket.
+   */
+  private readonly bucket4: Uint32Array;
+  private readonly bucket6: Uint32Array;
+
+  constructor(version: string, ranges: readonly [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array], orgs: readonly string[]) {
+    this.version = version;
+    [this.start4, this.end4, this.start6, this.end6, this.asns, this.orgIds] = ranges;
+    this.orgs = orgs;
+    this.bucket4 = buckets(this.start4, 1);
+    this.bucket6 = buckets(this.start6, 4);
+  }
+
+  get v4Count(): number { return this.start4.length; }
+  get v6Count(): number { return this.start6.length / 4; }
+
+  /** Row of the range holding an IPv4 address (unsigned 32-bit), or -1. */
+  find4(address: number): number {
+    const starts = this.start4;
+    const top = address >>> 16;
+    // The answer is the last row starting at or before the address: in this bucket, or
+    // the last row of an earlier one.
+    let lo = this.bucket4[top]!;
+    let hi = this.bucket4[top + 1]! - 1;
+    let found = lo - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= address) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found >= 0 && this.end4[found]! >= address ? found : -1;
+  }
+
+  /** Row of the range holding an IPv6 address (four words, high first), or -1. */
+  find6(words: Uint32Array): number {
+    const top = words[0]! >>> 16;
+    let lo = this.bucket6[top]!;
+    let hi = this.bucket6[top + 1]! - 1;
+    let found = lo - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare6(this.start6, mid, words) <= 0) { found = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found >= 0 && compare6(this.end6, found, words) >= 0 ? this.v4Count + found : -1;
+  }
+
+  asn(row: number): number { return this.asns[row]!; }
+  orgId(row: number): number { return this.orgIds[row]!; }
+
+  /** The compact binary form (see load()). */
+  serialize(): Buffer {
+    const version = Buffer.from(this.version);
+    const blob = Buffer.from(this.orgs.join('\n'));
+    const n4 = this.v4Count;
+    const n6 = this.v6Count;
+    const words = new Uint32Array(HEADER_WORDS + 2 * n4 + 8 * n6 + 2 * (n4 + n6));
+    words.set([MAGIC, FORMAT, n4, n6, this.orgs.length, blob.length, version.length, 0]);
+    let at = HEADER_WORDS;
+    for (const part of [this.start4, this.end4, this.start6, this.end6, this.asns, this.orgIds]) {
+      words.set(part, at);
+      at += part.length;
+    }
+    return Buffer.concat([new Uint8Array(words.buffer), version, blob]);
+  }
+
+  /** Reads serialize()'s output; undefined when it is not an index of this format. */
+  static load(file: Uint8Array): AsnIndex | undefined {
+    if (file.byteLength < HEADER_WORDS * 4) return undefined;
+    // Typed-array views need 4-byte alignment; copy if the file's buffer is not aligned.
+    const bytes = file.byteOffset % 4 === 0 ? file : new Uint8Array(file);
+    const header = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
+    const [magic, format, n4 = 0, n6 = 0, orgCount = 0, blobBytes = 0, versionBytes = 0] = header;
+    if (magic !== MAGIC || format !== FORMAT) return undefined;
+    const wordCount = HEADER_WORDS + 2 * n4 + 8 * n6 + 2 * (n4 + n6);
+    if (bytes.byteLength !== wordCount * 4 + versionBytes + blobBytes) return undefined;
+    let at = bytes.byteOffset + HEADER_WORDS * 4;
+    const take = (length: number) => {
+      const view = new Uint32Array(bytes.buffer, at, length);
+      at += length * 4;
+      return view;
+    };
+    const parts = [take(n4), take(n4), take(4 * n6), take(4 * n6), take(n4 + n6), take(n4 + n6)] as const;
+    const text = new TextDecoder();
+    const version = text.decode(new Uint8Array(bytes.buffer, at, versionBytes));
+    const orgs = text.decode(new Uint8Array(bytes.buffer, at + versionBytes, blobBytes)).split('\n');
+    if (orgs.length !== orgCount) return undefined;
+    return new AsnIndex(version, parts, orgs);
+  }
+
+  /** Compiles the `-num` CSV texts (IPv4 and IPv6) into an index. Throws on a malformed file. */
+  static compile(v4Csv: string, v6Csv: string, version: string): AsnIndex {
+    const n4 = countLines(v4Csv);
+    const n6 = countLines(v6Csv);
+    const start4 = new Uint32Array(n4);
+    const end4 = new Uint32Array(n4);
+    const start6 = new Uint32Array(4 * n6);
+    const end6 = new Uint32Array(4 * n6);
+    const asns = new Uint32Array(n4 + n6);
+    const orgIds = new Uint32Array(n4 + n6);
+    const orgIdOf = new Map<string, number>();
+    const orgs: string[] = [];
+    let row = 0;
+    const addRow = (asn: string, org: string) => {
+      asns[row] = Number(asn);
+      let id = orgIdOf.get(org);
+      if (id === undefined) {
+        id = orgs.push(org) - 1;
+        orgIdOf.set(org, id);
+      }
+      orgIds[row++] = id;
+    };
+    forEachRow(v4Csv, (start, end, asn, org) => {
+      start4[row] = Number(start);
+      end4[row] = Number(end);
+      if (row > 0 && start4[row]! < start4[row - 1]!) throw new Error(`ASN CSV: IPv4 rows not sorted at ${start}`);
+      addRow(asn, org);
+    });
+    forEachRow(v6Csv, (start, end, asn, org) => {
+      writeWords(start6, row - n4, BigInt(start));
+      writeWords(end6, row - n4, BigInt(end));
+      if (row > n4 && compare6(start6, row - n4, start6.subarray((row - n4 - 1) * 4)) < 0) {
+        throw new Error(`ASN CSV: IPv6 rows not sorted at ${start}`);
+      }
+      addRow(asn, org);
+    });
+    return new AsnIndex(version, [start4, end4, start6, end6, asns, orgIds], orgs);
+  }
+
+  /** Compiles straight from the installed package's CSV files. */
+  static compileFromPackage(): AsnIndex {
+    const files = asnSourceFiles();
+    return AsnIndex.compile(readFileSync(files.v4, 'utf8'), readFileSync(files.v6, 'utf8'), files.version);
+  }
+}
+
+function countLines(csv: string): number {
+  let count = 0;
+  for (let at = 0; at < csv.length; ) {
+    let eol = csv.indexOf('\n', at);
+    if (eol === -1) eol = csv.length;
+    if (eol > at && !(eol === at + 1 && csv.charCodeAt(at) === 13)) count++;
+    at = eol + 1;
+  }
+  return count;
+}
+
+function forEachLine(csv: string, visit: (line: string) => void): void {
+  let at = 0;
+  while (at < csv.length) {
+    let eol = csv.indexOf('\n', at);
+    if (eol === -1) eol = csv.length;
+    const line = csv.slice(at, csv.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
+    at = eol + 1;
+    if (line !== '') visit(line);
+  }
+}
+
+/** Calls back with each `start,end,asn,org` row; org unquoted (a "" inside quotes is one "). */
+function forEachRow(csv: string, visit: (start: string, end: string, asn: string, org: string) => void): void {
+  forEachLine(csv, (line) => {
+    const c1 = line.indexOf(',');
+    const c2 = line.indexOf(',', c1 + 1);
+    const c3 = line.indexOf(',', c2 + 1);
+    if (c1 < 1 || c2 < 0 || c3 < 0) throw new Error(`ASN CSV: malformed line "${line.slice(0, 80)}"`);
+    let org = line.slice(c3 + 1);
+    if (org.length > 1 && org.startsWith('"') && org.endsWith('"')) org = org.slice(1, -1).replaceAll('""', '"');
+    // The serialized form separates names with newlines.
+    visit(line.slice(0, c1), line.slice(c1 + 1, c2), line.slice(c2 + 1, c3), org.replaceAll('\n', ' '));
+  });
+}
+
+/** bucket[p] = the first row whose start's top 16 bits are p or more; bucket[65536] = rows. */
+function buckets(starts: Uint32Array, stride: number): Uint32Array {
+  const rows = starts.length / stride;
+  const bucket = new Uint32Array((1 << 16) + 1);
+  let row = 0;
+  for (let p = 0; p <= 1 << 16; p++) {
+    while (row < rows && starts[row * stride]! >>> 16 < p) row++;
+    bucket[p] = row;
+  }
+  return bucket;
+}
+
+function writeWords(target: Uint32Array, row: number, value: bigint): void {
+  for (let i = 3; i >= 0; i--) {
+    target[row * 4 + i] = Number(value & MASK32);
+    value >>= 32n;
+  }
+}
+
+/** Compares the IPv6 row's four words with an address: negative, zero or positive. */
+function compare6(words: Uint32Array, row: number, address: Uint32Array): number {
+  const o = row * 4;
+  for (let i = 0; i < 4; i++) {
+    const d = words[o + i]! - address[i]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}

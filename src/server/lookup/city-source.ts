@@ -1,0 +1,129 @@
+/**
+ * City databases: DB-IP City Lite (primary) and GeoLite2 City or the operator's own
+ * MaxMind City file (second source). Two record schemas are understood:
+ * - flat (the @ip-location-db files): city, state1, state2, postcode, country_code,
+ *   latitude, longitude, timezone, strings possibly empty;
+ * - nested (MaxMind GeoIP2/GeoLite2, DB-IP's MaxMind-format files): city.names.en,
+ *   subdivisions[0].names.en, country.iso_code, location.latitude/longitude/time_zone,
+ *   postal.code.
+ * A source whose file is missing or broken is simply absent (echoip's optional readers).
+ */
+import { readFile } from 'node:fs/promises';
+import type { MmdbDecoder } from './mmdb-decoder.ts';
+import { MmdbReader, NOT_FOUND } from './mmdb-reader.ts';
+
+/**
+ * One source's answer. Missing text is '', missing coordinates NaN. Coordinates are as
+ * stored: a float32 field reads as 37.42200088500977 (shortestFloat32 gives 37.422).
+ */
+export interface Place {
+  city: string;
+  region: string;
+  countryCode: string;
+  postal: string;
+  latitude: number;
+  longitude: number;
+  timezone: string;
+}
+
+export function emptyPlace(): Place {
+  return { city: '', region: '', countryCode: '', postal: '', latitude: NaN, longitude: NaN, timezone: '' };
+}
+
+/** DB-IP names districts of large cities: 'Moscow (Tsentralnyy administrativnyy okrug)' → 'Moscow'. */
+function cityName(name: string): string {
+  const paren = name.endsWith(')') ? name.lastIndexOf(' (') : -1;
+  return paren > 0 ? name.slice(0, paren) : name;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const coordinate = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : NaN);
+const field = (v: unknown, key: string): unknown => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined);
+
+/** Fills `out` from a decoded record of the nested (MaxMind) schema. */
+export function placeFromNested(record: unknown, out: Place): Place {
+  const subdivision = field(field(record, 'subdivisions'), '0');
+  const location = field(record, 'location');
+  out.city = text(field(field(field(record, 'city'), 'names'), 'en'));
+  out.region = text(field(field(subdivision, 'names'), 'en'));
+  out.countryCode = text(field(field(record, 'country'), 'iso_code')) || text(field(field(record, 'registered_country'), 'iso_code'));
+  out.postal = text(field(field(record, 'postal'), 'code'));
+  out.latitude = coordinate(field(location, 'latitude'));
+  out.longitude = coordinate(field(location, 'longitude'));
+  out.timezone = text(field(location, 'time_zone'));
+  return out;
+}
+
+/**
+ * Reads the record at `offset` into `out`: the flat schema entry by entry without building
+ * an object (the hot path); a record with nested values is decoded whole and mapped.
+ */
+export function readPlace(decoder: MmdbDecoder, offset: number, out: Place): Place {
+  const pairs = decoder.openMap(offset);
+  out.city = out.region = out.countryCode = out.postal = out.timezone = '';
+  out.latitude = out.longitude = NaN;
+  for (let i = 0; i < pairs; i++) {
+    const key = decoder.value();
+    if (decoder.nextIsContainer()) return placeFromNested(decoder.decode(offset), out);
+    switch (key) {
+      case 'city': out.city = cityName(text(decoder.value())); break;
+      case 'state1': out.region = text(decoder.value()); break;
+      case 'country_code': out.countryCode = text(decoder.value()); break;
+      case 'postcode': out.postal = text(decoder.value()); break;
+      case 'latitude': out.latitude = coordinate(decoder.value()); break;
+      case 'longitude': out.longitude = coordinate(decoder.value()); break;
+      case 'timezone': out.timezone = text(decoder.value()); break;
+      default: decoder.skip();
+    }
+  }
+  return out;
+}
+
+/** A city database, one file per address family or one file for both. */
+export class CitySource {
+  readonly name: string;
+  private readonly v4: MmdbReader | undefined;
+  private readonly v6: MmdbReader | undefined;
+
+  constructor(name: string, v4: MmdbReader | undefined, v6: MmdbReader | undefined) {
+    this.name = name;
+    this.v4 = v4;
+    this.v6 = v6;
+  }
+
+  /** Which address families have a readable file. */
+  get families(): string[] {
+    return [this.v4 && 'IPv4', this.v6 && 'IPv6'].filter((f): f is string => typeof f === 'string');
+  }
+
+  /** Fills `out` for an IPv4 address (unsigned 32-bit); false when the source has no record. */
+  find4(address: number, out: Place): boolean {
+    return this.v4 !== undefined && fill(this.v4, this.v4.find4(address), out);
+  }
+
+  /** Fills `out` for an IPv6 address (four words, high first); false when there is no record. */
+  find6(words: Uint32Array, out: Place): boolean {
+    return this.v6 !== undefined && fill(this.v6, this.v6.find6(words), out);
+  }
+}
+
+function fill(reader: MmdbReader, offset: number, out: Place): boolean {
+  if (offset === NOT_FOUND) return false;
+  readPlace(reader.data, offset, out);
+  return true;
+}
+
+/** Opens an MMDB file; a missing or unreadable one is reported, not thrown. */
+export async function openMmdb(path: string): Promise<MmdbReader | Error> {
+  try {
+    return new MmdbReader(await readFile(path));
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The source name of an operator's file from its metadata: 'GeoIP2-City' → 'geoip2-city'. */
+export function sourceNameOf(reader: MmdbReader, fallback: string): string {
+  const type = reader.databaseType.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return type || fallback;
+}

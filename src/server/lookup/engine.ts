@@ -1,0 +1,220 @@
+/**
+ * The lookup engine: an address (plus what the browser told us) in, the IP info record
+ * out, synchronously, from offline data only. Reserved addresses are answered without a
+ * lookup; public ones ask DB-IP City, the second city source and the ASN index, then the
+ * rules in src/lib judge consensus, confidence, accuracy, VPN and risk.
+ * Nothing is cached per address; the hot path reuses scratch objects and allocates little
+ * more than the record itself (bench/lookup.mjs measures it).
+ */
+import { isIP } from 'node:net';
+import { accuracyFor, riskLevel } from '../../lib/accuracy.ts';
+import { confidenceScore, distanceConsensus } from '../../lib/confidence.ts';
+import { formatIp, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
+import type { DeviceInfo, GpsLocation, IpInfo, LookupRequest, LookupResponse } from '../../lib/record.ts';
+import { timezonesMatch } from '../../lib/timezone.ts';
+import { scoreVpn } from '../../lib/vpn-score.ts';
+import { webrtcLeaks } from '../../lib/webrtc-leak.ts';
+import { emptyPlace, type Place } from './city-source.ts';
+import { detectDevice } from './device.ts';
+import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
+import { shortestFloat32 } from './mmdb-decoder.ts';
+import { OrgTraits } from './network-type.ts';
+import { openSources, type SourceOptions, type Sources } from './sources.ts';
+
+export interface LookupContext {
+  /** Request headers: User-Agent, Sec-CH-UA, Sec-CH-UA-Mobile, Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version. */
+  headers?: { get(name: string): string | null };
+  /** Browser timezone/language/userAgent (userAgent used when headers lack one). */
+  clientInfo?: LookupRequest['clientInfo'];
+  /** GPS fix: makes the record 'hybrid'. */
+  browserLocation?: GpsLocation | null;
+  /** Addresses the browser's ICE probe saw. */
+  webrtc?: { candidates: string[] } | null;
+}
+
+export interface Engine {
+  /**
+   * Sync. Throws InvalidIpError for anything net.isIP rejects (after trimming; `::ffff:` normalised first).
+   * `data` is new on every call; `data.vpn`, `device` and `sources_used` are shared and frozen.
+   */
+  lookup(ip: string, ctx?: LookupContext): LookupResponse;
+  readonly sources: readonly string[];
+}
+
+/** The input is not an IPv4 or IPv6 address. */
+export class InvalidIpError extends Error {}
+
+const UNKNOWN = 'Unknown';
+
+/** Validates and normalises an address: `::ffff:a.b.c.d` becomes IPv4. */
+function parseAddress(ip: string): ParsedIp {
+  const text = typeof ip === 'string' ? ip.trim() : '';
+  const parsed = parseIp(text);
+  // parseIp accepts exactly what net.isIP accepts except after a zone id (`fe80::1%eth0`),
+  // where it is laxer (checked over 2M random strings): net.isIP is asked only then.
+  if (!parsed || (text.includes('%') && isIP(text) === 0)) {
+    throw new InvalidIpError(`Not an IP address: ${JSON.stringify(String(ip).slice(0, 64))}`);
+  }
+  return parsed;
+}
+
+function validGps(gps: GpsLocation | null | undefined): GpsLocation | null {
+  if (!gps) return null;
+  const { lat, lng, accuracy } = gps;
+  const ok = Number.isFinite(lat) && Number.isFinite(lng) && Number.isFinite(accuracy)
+    && Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && accuracy >= 0;
+  return ok ? gps : null;
+}
+
+function toWords(value: bigint, out: Uint32Array): Uint32Array {
+  out[0] = Number(value >> 96n);
+  out[1] = Number(BigInt.asUintN(32, value >> 64n));
+  out[2] = Number(BigInt.asUintN(32, value >> 32n));
+  out[3] = Number(BigInt.asUintN(32, value));
+  return out;
+}
+
+/** Builds an engine over already opened sources (tests open them selectively). */
+export function engineFrom(sources: Sources): Engine {
+  const { primary, second, asn } = sources;
+  const traits = asn ? new OrgTraits(asn.orgs) : undefined;
+  const names = [primary?.name, second?.name, asn && 'asn'];
+  // sources_used for each combination of answering sources, shared and frozen.
+  const usedByMask = Array.from({ length: 8 }, (_, mask) =>
+    Object.freeze(names.filter((name, i) => name !== undefined && mask & (1 << i))) as string[]);
+  const primaryPlace = emptyPlace();
+  const secondPlace = emptyPlace();
+  const words = new Uint32Array(4);
+
+  function ask(parsed: ParsedIp, source: Sources['primary'], out: Place): boolean {
+    if (!source) return false;
+    try {
+      return parsed.version === 4 ? source.find4(parsed.value, out) : source.find6(words, out);
+    } catch {
+      return false; // a corrupt record degrades this answer only
+    }
+  }
+
+  function askAsn(parsed: ParsedIp): number {
+    if (!asn) return -1;
+    return parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(words);
+  }
+
+  function lookup(ip: string, ctx: LookupContext = {}): LookupResponse {
+    const parsed = parseAddress(ip);
+    // parseIp takes only canonical dotted quads, so trimmed IPv4 text is already canonical.
+    const address = parsed.version === 4 && !ip.includes(':') ? ip.trim() : formatIp(parsed);
+    const device = detectDevice(ctx.headers, ctx.clientInfo?.userAgent);
+    const gps = validGps(ctx.browserLocation);
+    const reserved = reservedKind(parsed);
+    if (reserved) return reservedResponse(address, parsed, reserved, gps, device);
+
+    if (parsed.version === 6) toWords(parsed.value, words);
+    const p = ask(parsed, primary, primaryPlace) ? primaryPlace : null;
+    const s = ask(parsed, second, secondPlace) ? secondPlace : null;
+    const row = askAsn(parsed);
+    const place = choosePlace(p, s);
+    const consensusKm = distanceConsensus(p, s);
+    if (place) fillBlanks(place, place === p ? s : p, consensusKm);
+
+    const org = row >= 0 ? asn!.orgs[asn!.orgId(row)] || UNKNOWN : UNKNOWN;
+    const networkType = row >= 0 ? traits!.networkType(asn!.asn(row), asn!.orgId(row)) : 'other';
+    const timezone = place?.timezone || UNKNOWN;
+    const browserZone = ctx.clientInfo?.timezone;
+    const candidates = ctx.webrtc?.candidates;
+    const vpn = scoreVpn({
+      timezoneMismatch: !!browserZone && timezone !== UNKNOWN && timezonesMatch(timezone, browserZone) === false,
+      datacenter: networkType === 'datacenter' || (row >= 0 && traits!.datacenterWord(asn!.orgId(row))),
+      vpnBrand: row >= 0 && traits!.vpnBrand(asn!.orgId(row)),
+      webrtcLeak: !!candidates && candidates.length > 0 && webrtcLeaks(candidates, address).length > 0,
+    });
+
+    const cityKnown = !!(p?.city || s?.city);
+    const countryKnown = !!(p?.countryCode || s?.countryCode);
+    const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? shortestFloat32(place.latitude) : 0;
+    const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? shortestFloat32(place.longitude) : 0;
+    const accuracy = accuracyFor({ gps: !!gps, vpnDetected: vpn.detected, consensusKm, cityKnown, countryKnown, latitude, longitude });
+    const confidence = confidenceScore({
+      gpsAccuracyM: gps?.accuracy,
+      consensusKm,
+      cityKnown,
+      countryKnown,
+      countriesDisagree: !!(p?.countryCode && s?.countryCode && p.countryCode !== s.countryCode),
+    });
+    const countryCode = place?.countryCode || UNKNOWN;
+    const data: IpInfo = {
+      ip: address,
+      ip_version: parsed.version === 4 ? 'ipv4' : 'ipv6',
+      city: place?.city || UNKNOWN,
+      region: place?.region || UNKNOWN,
+      country: countryCode,
+      country_name: countryName(place?.countryCode ?? ''),
+      country_code: countryCode,
+      postal: place?.postal || UNKNOWN,
+      latitude,
+      longitude,
+      timezone,
+      isp: org,
+      org,
+      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN,
+      asn_org: org,
+      confidence_score: confidence,
+      location_source: gps ? 'hybrid' : 'ip',
+      vpn_detected: vpn.detected,
+      vpn,
+      risk_level: riskLevel(vpn.detected, accuracy.tier),
+      distance_consensus: consensusKm,
+      rtt_ms: null,
+      network_type: networkType,
+      accuracy_radius: accuracy.radius,
+      accuracy_tier: accuracy.tier,
+      reserved: null,
+    };
+    const used = usedByMask[(p ? 1 : 0) | (s ? 2 : 0) | (row >= 0 ? 4 : 0)]!;
+    return { success: true, data, device, confidence, sources_used: used };
+  }
+
+  return { lookup, sources: usedByMask[7]! };
+}
+
+/** A special-purpose address: no database knows it; say what kind it is instead. */
+function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: DeviceInfo | null): LookupResponse {
+  const vpn = scoreVpn({ timezoneMismatch: false, datacenter: false, vpnBrand: false, webrtcLeak: false });
+  const accuracy = accuracyFor({ gps: !!gps, vpnDetected: false, consensusKm: null, cityKnown: false, countryKnown: false, latitude: 0, longitude: 0 });
+  const confidence = confidenceScore({ gpsAccuracyM: gps?.accuracy, consensusKm: null, cityKnown: false, countryKnown: false, countriesDisagree: false });
+  const data: IpInfo = {
+    ip: address,
+    ip_version: parsed.version === 4 ? 'ipv4' : 'ipv6',
+    city: UNKNOWN, region: UNKNOWN, country: UNKNOWN, country_name: UNKNOWN, country_code: UNKNOWN, postal: UNKNOWN,
+    latitude: gps ? gps.lat : 0,
+    longitude: gps ? gps.lng : 0,
+    timezone: UNKNOWN,
+    isp: kind,
+    org: kind,
+    asn: UNKNOWN,
+    asn_org: UNKNOWN,
+    confidence_score: confidence,
+    location_source: gps ? 'hybrid' : 'ip',
+    vpn_detected: false,
+    vpn,
+    risk_level: riskLevel(false, accuracy.tier),
+    distance_consensus: null,
+    rtt_ms: null,
+    network_type: 'private',
+    accuracy_radius: accuracy.radius,
+    accuracy_tier: accuracy.tier,
+    reserved: kind,
+  };
+  return { success: true, data, device, confidence, sources_used: [] };
+}
+
+/**
+ * Opens the databases (DB-IP City, GeoLite2 City or `geoipCityDb`, the ASN index from
+ * `distDir`) and returns the engine. Never rejects for a missing or broken database: that
+ * source is left out, with a warning on stderr.
+ */
+export async function createEngine(options: SourceOptions = {}): Promise<Engine> {
+  const { sources, problems } = await openSources(options);
+  for (const problem of problems) console.warn(`lookup: ${problem}`);
+  return engineFrom(sources);
+}

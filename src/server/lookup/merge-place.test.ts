@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { emptyPlace, type Place } from './city-source.ts';
+import { choosePlace, countryName, fillBlanks, onlyZoneOf } from './merge-place.ts';
+
+const place = (values: Partial<Place>): Place => ({ ...emptyPlace(), ...values });
+const dbipCity = place({ city: 'Mountain View', region: 'California', countryCode: 'US', latitude: 37.422, longitude: -122.085 });
+const geoCountry = place({ countryCode: 'US', latitude: 37.751, longitude: -97.822, timezone: 'America/Chicago' });
+const geoCity = place({ city: 'Sunnyvale', countryCode: 'US', postal: '94089', timezone: 'America/Los_Angeles', region: 'California' });
+const geoCanada = place({ city: 'Toronto', countryCode: 'CA' });
+const dbipCountry = place({ countryCode: 'US' });
+
+describe('choosePlace', () => {
+  it.each([
+    ['the primary when it names a city', dbipCity, geoCity, dbipCity],
+    ['the second when only it names a city in the same country', dbipCountry, geoCity, geoCity],
+    ['the primary country over a second city in another country', dbipCountry, geoCanada, dbipCountry],
+    ['the second city when the primary is silent', null, geoCity, geoCity],
+    ['the primary country when neither names a city', dbipCountry, geoCountry, dbipCountry],
+    ['the second country when the primary has nothing', place({}), geoCountry, geoCountry],
+    ['nothing when both are silent', null, null, null],
+  ] as const)('takes %s', (_, primary, second, expected) => expect(choosePlace(primary, second)).toBe(expected));
+});
+
+describe('fillBlanks', () => {
+  it.each<[string, Place, number | null, Partial<Place>]>([
+    ['region and timezone from a city within 50 km, not a postal code of another town', geoCity, 10, { timezone: 'America/Los_Angeles', postal: '' }],
+    ['nothing from a city more than 50 km away (the zone comes from its own coordinates)', geoCity, 60, { timezone: 'America/Los_Angeles', postal: '', region: '' }],
+    ['not the country centroid\'s zone from a source that names only the country', geoCountry, null, { timezone: 'America/Los_Angeles' }],
+    ['the postal code from the same city', place({ ...geoCity, city: 'mountain view' }), 3, { postal: '94089' }],
+    ['nothing from another country', place({ ...geoCanada, timezone: 'America/Toronto', region: 'Ontario' }), 5, { timezone: 'America/Los_Angeles', region: '' }],
+  ])('takes %s', (_, other, km, expected) => {
+    const chosen = place({ ...dbipCity, region: '' });
+    fillBlanks(chosen, other, km);
+    expect(chosen).toMatchObject(expected);
+  });
+
+  it('takes the zone of a single-zone country when no source gave one', () => {
+    const chosen = place({ city: 'Lyon', countryCode: 'FR' });
+    fillBlanks(chosen, null, null);
+    expect(chosen.timezone).toBe('Europe/Paris');
+  });
+
+  it.each([
+    ['a city in a multi-zone country from its coordinates', place({ city: 'Denver', countryCode: 'US', latitude: 39.74, longitude: -104.99 }), 'America/Denver'],
+    ['no zone for a bare country in a multi-zone country', place({ countryCode: 'US', latitude: 37.75, longitude: -97.82 }), ''],
+    ['no zone for a city without coordinates', place({ city: 'Somewhere', countryCode: 'US' }), ''],
+  ])('takes %s', (_, chosen, zone) => {
+    fillBlanks(chosen, null, null);
+    expect(chosen.timezone).toBe(zone);
+  });
+
+  it('never overwrites what the chosen source said', () => {
+    const chosen = place({ ...dbipCity, timezone: 'America/Los_Angeles', postal: '94043' });
+    fillBlanks(chosen, place({ ...geoCity, city: 'Mountain View', timezone: 'America/Denver', postal: '1' }), 1);
+    expect(chosen).toMatchObject({ timezone: 'America/Los_Angeles', postal: '94043', region: 'California' });
+  });
+});
+
+describe('onlyZoneOf', () => {
+  it.each([['FR', 'Europe/Paris'], ['JP', 'Asia/Tokyo'], ['US', ''], ['AU', ''], ['', ''], ['ZZ', ''], ['not a code', '']])(
+    '%j has the single zone %j', (code, zone) => expect(onlyZoneOf(code)).toBe(zone));
+});
+
+describe('countryName', () => {
+  it.each([['US', 'United States'], ['GB', 'United Kingdom'], ['DE', 'Germany'], ['', 'Unknown'], ['ZZ', 'Unknown'], ['not a code', 'Unknown']])(
+    'names %j %j', (code, name) => expect(countryName(code)).toBe(name));
+});

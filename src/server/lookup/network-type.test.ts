@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { OrgTraits, networkTypeOfOrg } from './network-type.ts';
+
+describe('network type', () => {
+  const orgs = ['Amazon.com, Inc.', 'Google LLC', 'Comcast Cable Communications, LLC', 'T-Mobile USA, Inc.', 'Acme Hosting Ltd',
+    'NordVPN S.A.', 'Example Wireless Co', 'State University', 'Rural Broadband Coop', 'Andrews & Arnold Ltd', 'Best VPS Ever'];
+  const traits = new OrgTraits(orgs);
+  const id = (org: string) => orgs.indexOf(org);
+
+  it.each([
+    ['AWS by ASN', 16509, 'Amazon.com, Inc.', 'datacenter'],
+    ['Google Cloud by ASN', 396982, 'Google LLC', 'datacenter'],
+    ["Google's own network as business", 15169, 'Google LLC', 'business'],
+    ['T-Mobile as mobile', 21928, 'T-Mobile USA, Inc.', 'mobile'],
+    ['Comcast as residential', 7922, 'Comcast Cable Communications, LLC', 'residential'],
+    ['an unlisted hosting company by keyword', 64500, 'Acme Hosting Ltd', 'datacenter'],
+    ['a VPS seller by keyword', 64500, 'Best VPS Ever', 'datacenter'],
+    ['a VPN brand as datacenter', 64501, 'NordVPN S.A.', 'datacenter'],
+    ['an unlisted wireless carrier by keyword', 64502, 'Example Wireless Co', 'mobile'],
+    ['a university as business', 64503, 'State University', 'business'],
+    ['an unlisted broadband ISP as residential', 64504, 'Rural Broadband Coop', 'residential'],
+    ['anything else as other', 20712, 'Andrews & Arnold Ltd', 'other'],
+  ])('classifies %s', (_, asn, org, type) => expect(traits.networkType(asn, id(org))).toBe(type));
+
+  it.each([
+    ['Acme Hosting Ltd', true, false],
+    ['NordVPN S.A.', false, true],
+    ['Comcast Cable Communications, LLC', false, false],
+    // 'VPS' is our own keyword for the type, not one of the spec's VPN-score words.
+    ['Best VPS Ever', false, false],
+  ])("reads %j's name: datacenter keyword %s, VPN brand %s", (org, datacenter, brand) => {
+    expect(traits.datacenterWord(id(org))).toBe(datacenter);
+    expect(traits.vpnBrand(id(org))).toBe(brand);
+  });
+
+  it('gives the same answer before and after an organisation is first seen', () => {
+    expect(traits.networkType(64500, id('Acme Hosting Ltd'))).toBe(networkTypeOfOrg('Acme Hosting Ltd'));
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * network_type of an address from its ASN and organisation name: the curated ASN lists in
+ * network-types.json first, then organisation-name keywords (spec section 5's datacenter
+ * words and VPN brands, plus the JSON's), else 'other'. Reserved addresses are 'private'
+ * before any of this (engine.ts).
+ */
+import type { IpInfo } from '../../lib/record.ts';
+import { DATACENTER_KEYWORDS, VPN_BRANDS, orgMentionsDatacenter, orgMentionsVpnBrand } from '../../lib/vpn-score.ts';
+import table from './network-types.json' with { type: 'json' };
+
+export type NetworkType = IpInfo['network_type'];
+type Classified = Exclude<NetworkType, 'private' | 'other'>;
+
+/** Keyword lists in the order they are tried. */
+const KEYWORDS: ReadonlyArray<readonly [Classified, readonly string[]]> = [
+  ['datacenter', [...DATACENTER_KEYWORDS, ...VPN_BRANDS, ...table.keywords.datacenter]],
+  ['mobile', table.keywords.mobile],
+  ['business', table.keywords.business],
+  ['residential', table.keywords.residential],
+];
+
+const BY_ASN = new Map<number, Classified>();
+for (const [type, asns] of Object.entries(table.asns) as [Classified, Record<string, string>][]) {
+  for (const asn of Object.keys(asns)) if (/^\d+$/.test(asn)) BY_ASN.set(Number(asn), type);
+}
+
+/** network_type from the organisation name alone. */
+export function networkTypeOfOrg(org: string): NetworkType {
+  const lower = org.toLowerCase();
+  for (const [type, words] of KEYWORDS) if (words.some((word) => lower.includes(word))) return type;
+  return 'other';
+}
+
+const TYPES: readonly NetworkType[] = ['datacenter', 'mobile', 'business', 'residential', 'other'];
+const DATACENTER_WORD = 8;
+const VPN_BRAND = 16;
+
+/**
+ * What the organisation names in the ASN table say, worked out once per name on first
+ * use (the hot path must not lowercase and scan a name per lookup).
+ */
+export class OrgTraits {
+  private readonly orgs: readonly string[];
+  // Per organisation: 0 = not yet seen; else 1 + index in TYPES, plus the flag bits.
+  private readonly traits: Uint8Array;
+
+  constructor(orgs: readonly string[]) {
+    this.orgs = orgs;
+    this.traits = new Uint8Array(orgs.length);
+  }
+
+  private of(orgId: number): number {
+    let t = this.traits[orgId]!;
+    if (t === 0) {
+      const org = this.orgs[orgId] ?? '';
+      t = (TYPES.indexOf(networkTypeOfOrg(org)) + 1)
+        | (orgMentionsDatacenter(org) ? DATACENTER_WORD : 0)
+        | (orgMentionsVpnBrand(org) ? VPN_BRAND : 0);
+      this.traits[orgId] = t;
+    }
+    return t;
+  }
+
+  /** network_type for an ASN and its organisation (curated ASN list first). */
+  networkType(asn: number, orgId: number): NetworkType {
+    return BY_ASN.get(asn) ?? TYPES[(this.of(orgId) & 7) - 1]!;
+  }
+
+  /** Whether the name holds one of spec section 5's datacenter keywords. */
+  datacenterWord(orgId: number): boolean {
+    return (this.of(orgId) & DATACENTER_WORD) !== 0;
+  }
+
+  /** Whether the name holds a known VPN brand. */
+  vpnBrand(orgId: number): boolean {
+    return (this.of(orgId) & VPN_BRAND) !== 0;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Opens the engine's data sources: the two city databases and the ASN index. Each one is
+ * optional: a missing or broken file leaves its source out and is reported as a problem
+ * (the engine logs it), and lookups carry on with fewer fields and lower confidence.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { AsnIndex, ASN_INDEX_FILE, asnSourceFiles } from './asn-index.ts';
+import { CitySource, openMmdb, sourceNameOf } from './city-source.ts';
+
+export interface Sources {
+  /** DB-IP City Lite. */
+  primary?: CitySource;
+  /** GeoLite2 City, or the operator's own City file. */
+  second?: CitySource;
+  asn?: AsnIndex;
+}
+
+export interface SourceOptions {
+  /** An operator's MaxMind City file; replaces the bundled GeoLite2 City. */
+  geoipCityDb?: string;
+  /** Build directory holding the compiled ASN index (default `$DIST_DIR` or `./dist`). */
+  distDir?: string;
+}
+
+const require = createRequire(import.meta.url);
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A city source from one file per family, or one file for both (`v6Path` omitted).
+ * Returns an Error when no file could be opened; one family alone is kept.
+ */
+export async function openCitySource(name: string | undefined, v4Path: string, v6Path?: string): Promise<CitySource | Error> {
+  const [v4, v6] = await Promise.all([openMmdb(v4Path), v6Path === undefined ? undefined : openMmdb(v6Path)]);
+  const v6Reader = v6Path === undefined ? v4 : v6;
+  if (v4 instanceof Error && (v6Reader === undefined || v6Reader instanceof Error)) return v4;
+  const readers = [v4, v6Reader].map((r) => (r instanceof Error ? undefined : r));
+  const sourceName = name ?? sourceNameOf((readers[0] ?? readers[1])!, 'geoip-city');
+  return new CitySource(sourceName, readers[0], readers[1]);
+}
+
+function bundled(pkg: string, file: string): string {
+  return require.resolve(`@ip-location-db/${pkg}/${file}`);
+}
+
+async function openBundled(name: string, pkg: string): Promise<CitySource | Error> {
+  try {
+    return await openCitySource(name, bundled(pkg, `${name}-ipv4.mmdb`), bundled(pkg, `${name}-ipv6.mmdb`));
+  } catch (error) {
+    return new Error(message(error));
+  }
+}
+
+/** The compiled index from the build, or, when it is missing or stale, compiled from the CSV now. */
+export async function openAsnIndex(distDir: string): Promise<AsnIndex | Error> {
+  try {
+    let expected: string | undefined;
+    try { expected = asnSourceFiles().version; } catch { /* package absent: trust the built file */ }
+    const file = await readFile(path.join(distDir, ASN_INDEX_FILE)).catch(() => undefined);
+    const built = file && AsnIndex.load(file);
+    if (built && (expected === undefined || built.version === expected)) return built;
+    const files = asnSourceFiles();
+    const [v4, v6] = await Promise.all([readFile(files.v4, 'utf8'), readFile(files.v6, 'utf8')]);
+    return AsnIndex.compile(v4, v6, files.version);
+  } catch (error) {
+    return new Error(message(error));
+  }
+}
+
+/** Opens every source; `problems` says which are missing and why. */
+export async function openSources(options: SourceOptions = {}): Promise<{ sources: Sources; problems: string[] }> {
+  const distDir = path.resolve(options.distDir ?? (process.env.DIST_DIR || 'dist'));
+  const [primary, second, asn] = await Promise.all([
+    openBundled('dbip-city', 'dbip-city-mmdb'),
+    // The operator's file replaces GeoLite2 and is never silently swapped back for it.
+    options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb'),
+    openAsnIndex(distDir),
+  ]);
+  const problems: string[] = [];
+  const keep = <T>(label: string, source: T | Error): T | undefined => {
+    if (!(source instanceof Error)) return source;
+    problems.push(`${label} unavailable (${source.message}); its fields will be empty`);
+    return undefined;
+  };
+  for (const source of [primary, second]) {
+    if (source instanceof CitySource && source.families.length < 2) {
+      problems.push(`${source.name}: only the ${source.families[0]} file could be read; the other family's fields will be empty`);
+    }
+  }
+  return {
+    sources: {
+      primary: keep('dbip-city', primary),
+      second: keep(options.geoipCityDb ? `GEOIP_CITY_DB ${options.geoipCityDb}` : 'geolite2-city', second),
+      asn: keep('asn', asn),
+    },
+    problems,
+  };
+}

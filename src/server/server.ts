@@ -1,0 +1,40 @@
+/**
+ * Wires the parts into one node:http server for a configuration: static site, lookup
+ * engine and its routes, the Astro renderer for `/`. Used by main.ts and by tests.
+ */
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { createApp, type PageRenderer } from './app.ts';
+import type { Config } from './config.ts';
+import { createRoutes, type Routes } from './routes.ts';
+import { loadStaticSite, type StaticSite } from './static-site.ts';
+
+type NodeMiddleware = (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
+
+/** The Astro handler for on-demand pages, from the build; undefined when there is no build. */
+async function loadPageRenderer(distDir: string): Promise<PageRenderer | undefined> {
+  const entry = path.join(distDir, 'server', 'entry.mjs');
+  if (!existsSync(entry)) return undefined;
+  const { handler } = (await import(pathToFileURL(entry).href)) as { handler: NodeMiddleware };
+  return (req, res, locals) => handler(req, res, (err) => { if (err) throw err; }, locals);
+}
+
+export interface AppServer { server: Server; site: StaticSite; routes: Routes }
+
+/** Builds the server (not yet listening). */
+export async function createAppServer(config: Config, distDir: string): Promise<AppServer> {
+  const [site, routes, renderPage] = await Promise.all([
+    Promise.resolve(loadStaticSite(distDir)),
+    createRoutes(config, distDir),
+    loadPageRenderer(distDir),
+  ]);
+  const app = createApp({ config, site, handlers: routes.handlers, renderPage, pageLocals: routes.pageLocals });
+  const server = createServer(
+    // Slow clients must not pin the process: bounded headers, requests and idle keep-alive.
+    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 },
+    app,
+  );
+  return { server, site, routes };
+}

@@ -1,0 +1,157 @@
+/** The JSON API over HTTP, on the real databases. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiErrorSchema, LookupResponseSchema } from '../src/lib/record.ts';
+import { ClientConfigSchema } from '../src/lib/client-config.ts';
+import { startTestServer, type TestServer } from './http-harness.ts';
+
+let s: TestServer;
+beforeAll(async () => { s = await startTestServer({ PUBLIC_STUN_URL: 'stun:127.0.0.1:3478' }); });
+afterAll(() => s.close());
+
+const get = (path: string, init?: RequestInit) => fetch(s.url + path, init);
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(s.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+async function lookup(path: string, init?: RequestInit) {
+  const res = await get(path, init);
+  expect(res.status, path).toBe(200);
+  return { res, body: LookupResponseSchema.parse(await res.json()) };
+}
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(ApiErrorSchema.parse(await res.json()).error.code).toBe(code);
+}
+
+describe('GET /api/lookup/{ip}', () => {
+  it.each([
+    ['8.8.8.8', 'AS15169', 'US', /google/i],
+    ['1.1.1.1', 'AS13335', undefined, /cloudflare/i],
+    ['2001:4860:4860::8888', 'AS15169', undefined, /google/i],
+  ])('knows %s as %s', async (ip, asn, country, org) => {
+    const { res, body } = await lookup(`/api/lookup/${ip}`);
+    expect(body.data.ip).toBe(ip);
+    expect(body.data.asn).toBe(asn);
+    expect(body.data.asn_org).toMatch(org);
+    if (country) expect(body.data.country_code).toBe(country);
+    expect(body.device).toBeNull();
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('server-timing')).toMatch(/^lookup;dur=\d+\.\d+/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+
+  it.each([['127.0.0.1', 'Loopback'], ['10.0.0.1', 'Private network'], ['::1', 'Loopback']])(
+    'labels %s as %s without a lookup', async (ip, kind) => {
+      const { body } = await lookup(`/api/lookup/${ip}`);
+      expect(body.data.reserved).toBe(kind);
+      expect(body.data.network_type).toBe('private');
+    });
+
+  it('shows an IPv4-mapped address as IPv4', async () => {
+    const { body } = await lookup('/api/lookup/::ffff:8.8.8.8');
+    expect(body.data.ip).toBe('8.8.8.8');
+  });
+
+  it.each(['not-an-ip', '1.2.3.4.5', '999.1.1.1', '%00', '1.2.3.4%2F24', 'x'.repeat(300)])('answers 400 invalid_ip for %j', async (ip) => {
+    await expectError(await get(`/api/lookup/${encodeURIComponent(ip)}`), 400, 'invalid_ip');
+  });
+});
+
+describe('GET and POST /api/lookup (the caller)', () => {
+  it('looks up the caller with device details and no shared caching', async () => {
+    const { res, body } = await lookup('/api/lookup', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36' } });
+    expect(body.data.ip).toBe('127.0.0.1');
+    expect(body.device).toMatchObject({ browser: 'Chrome', os: 'Linux', device: 'Desktop' });
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it('scores a timezone mismatch from the client info', async () => {
+    const res = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', clientInfo: { timezone: 'Asia/Tokyo', language: 'ja' } }));
+    const body = LookupResponseSchema.parse(await res.json());
+    expect(body.data.vpn.indicators).toContain('Timezone mismatch');
+  });
+
+  it('turns a GPS fix into a hybrid, high-accuracy record', async () => {
+    const res = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', browserLocation: { lat: 48.8566, lng: 2.3522, accuracy: 20 } }));
+    const body = LookupResponseSchema.parse(await res.json());
+    expect(body.data).toMatchObject({ location_source: 'hybrid', accuracy_tier: 'high', accuracy_radius: 100, latitude: 48.8566, longitude: 2.3522 });
+  });
+
+  it('reports a WebRTC leak when a public candidate differs from the address', async () => {
+    const res = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', webrtc: { candidates: ['192.168.1.20', 'abc.local', '9.9.9.9'] } }));
+    expect(LookupResponseSchema.parse(await res.json()).data.vpn.indicators).toContain('WebRTC IP leak detected');
+    const clean = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', webrtc: { candidates: ['192.168.1.20', '8.8.8.8'] } }));
+    expect(LookupResponseSchema.parse(await clean.json()).data.vpn.indicators).not.toContain('WebRTC IP leak detected');
+  });
+
+  it.each([
+    ['bad JSON', '{"ip":', 400, 'bad_json'],
+    ['a wrong shape', '{"browserLocation":{"lat":"north"}}', 400, 'invalid_request'],
+    ['a latitude out of range', '{"browserLocation":{"lat":123,"lng":0,"accuracy":5}}', 400, 'invalid_request'],
+    ['an invalid address', '{"ip":"300.1.1.1"}', 400, 'invalid_ip'],
+    ['too large a body', JSON.stringify({ ip: '8.8.8.8', pad: 'x'.repeat(70_000) }), 413, 'payload_too_large'],
+  ])('answers %s with %i %s', async (_n, body, status, code) => {
+    await expectError(await post('/api/lookup', body), status, code);
+  });
+});
+
+describe('POST /api/lookup/bulk', () => {
+  it('answers one row per input with per-row errors', async () => {
+    const res = await post('/api/lookup/bulk', JSON.stringify({ ips: ['8.8.8.8', 'bogus', '1.1.1.1', 42] }));
+    expect(res.status).toBe(200);
+    const body = await res.json() as { count: number; results: Array<{ input: string; data?: { asn: string }; error?: { code: string } }> };
+    expect(body.count).toBe(4);
+    expect(body.results.map((r) => r.data?.asn ?? r.error?.code)).toEqual(['AS15169', 'invalid_ip', 'AS13335', 'invalid_ip']);
+    expect(body.results[3]!.input).toBe('42');
+  });
+
+  it('answers CSV when asked, with a header and the same rows', async () => {
+    const res = await post('/api/lookup/bulk?format=csv', JSON.stringify(['8.8.8.8', 'nope', '=cmd()']));
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,error');
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^8\.8\.8\.8,8\.8\.8\.8,US,/);
+    expect(lines[2]).toMatch(/^nope,(,){12}"""nope"" is not a valid/);
+    expect(lines[3]).toMatch(/^'=cmd\(\)/);
+  });
+
+  it.each([
+    ['more than 100 addresses', JSON.stringify(Array.from({ length: 101 }, () => '8.8.8.8')), 'too_many'],
+    ['an object without ips', '{"addresses":[]}', 'invalid_request'],
+    ['bad JSON', '[1,', 'bad_json'],
+  ])('refuses %s with 400', async (_n, body, code) => {
+    await expectError(await post('/api/lookup/bulk', body), 400, code);
+  });
+});
+
+describe('the rest of /api', () => {
+  it('serves the runtime client config', async () => {
+    const config = ClientConfigSchema.parse(await (await get('/api/config')).json());
+    expect(config.stunUrl).toBe('stun:127.0.0.1:3478');
+    expect(config.ipv4Url).toBeNull();
+  });
+
+  it.each([
+    ['PUT', '/api/lookup', 'GET, HEAD, POST'],
+    ['DELETE', '/api/lookup/8.8.8.8', 'GET, HEAD'],
+    ['GET', '/api/lookup/bulk', 'POST'],
+    ['POST', '/api/config', 'GET, HEAD'],
+  ])('answers %s %s with 405 and Allow', async (method, path, allow) => {
+    const res = await get(path, { method });
+    await expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.get('allow')).toBe(allow);
+  });
+
+  it('answers an unknown API path with a JSON 404', async () => {
+    await expectError(await get('/api/nothing-here'), 404, 'not_found');
+  });
+
+  it('answers a CORS preflight', async () => {
+    const res = await get('/api/lookup/bulk', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});

@@ -1,0 +1,97 @@
+/** The command-line answers (ifconfig.co-compatible) and the rate limit, over HTTP. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IpInfoSchema } from '../src/lib/record.ts';
+import { startTestServer, type TestServer } from './http-harness.ts';
+
+let s: TestServer;
+beforeAll(async () => { s = await startTestServer(); });
+afterAll(() => s.close());
+
+const text = async (path: string, headers: Record<string, string> = { 'user-agent': 'curl/8.5.0' }) => {
+  const res = await fetch(s.url + path, { headers });
+  return { res, body: await res.text() };
+};
+
+describe('curl host/', () => {
+  it.each(['curl/8.5.0', 'Wget/1.21.4', 'HTTPie/3.2.2', 'Go-http-client/1.1', 'python-requests/2.32'])(
+    'answers %s with the bare IP and a newline', async (ua) => {
+      const { res, body } = await text('/', { 'user-agent': ua });
+      expect(body).toBe('127.0.0.1\n');
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+    });
+
+  it('answers Accept: text/plain with the bare IP', async () => {
+    expect((await text('/', { accept: 'text/plain', 'user-agent': 'Mozilla/5.0' })).body).toBe('127.0.0.1\n');
+  });
+
+  it('answers Accept: application/json with the record', async () => {
+    const { body } = await text('/?ip=8.8.8.8', { accept: 'application/json', 'user-agent': 'Mozilla/5.0' });
+    expect(IpInfoSchema.parse(JSON.parse(body)).asn).toBe('AS15169');
+  });
+
+  it('leaves browsers to the HTML page', async () => {
+    const { res } = await text('/', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36', accept: 'text/html,*/*' });
+    expect(res.headers.get('content-type')).not.toMatch(/text\/plain/);
+  });
+});
+
+describe('one field per endpoint', () => {
+  it.each([
+    ['/ip?ip=8.8.8.8', /^8\.8\.8\.8\n$/],
+    ['/ip', /^127\.0\.0\.1\n$/],
+    ['/country?ip=8.8.8.8', /^United States\n$/],
+    ['/country-iso?ip=8.8.8.8', /^US\n$/],
+    ['/asn?ip=8.8.8.8', /^AS15169\n$/],
+    ['/asn-org?ip=1.1.1.1', /cloudflare/i],
+    ['/coordinates?ip=8.8.8.8', /^-?\d+(\.\d+)?,-?\d+(\.\d+)?\n$/],
+    ['/city?ip=2001:4860:4860::8888', /^.+\n$/],
+    ['/ip?ip=::ffff:1.1.1.1', /^1\.1\.1\.1\n$/],
+    ['/country?ip=10.0.0.1', /^Unknown\n$/],
+  ])('%s answers %s', async (path, expected) => {
+    const { res, body } = await text(path);
+    expect(res.status).toBe(200);
+    expect(body).toMatch(expected);
+  });
+
+  it('answers /json with the full record and Server-Timing', async () => {
+    const { res, body } = await text('/json?ip=1.1.1.1');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('server-timing')).toMatch(/^lookup;dur=/);
+    expect(IpInfoSchema.parse(JSON.parse(body))).toMatchObject({ ip: '1.1.1.1', asn: 'AS13335' });
+  });
+
+  it.each(['/ip?ip=bad', '/json?ip=1.2.3', '/country?ip=', '/asn?ip=%E2%80%8B'])('answers %s with 400 invalid_ip', async (path) => {
+    const { res, body } = await text(path);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(body).error.code).toBe('invalid_ip');
+  });
+
+  it('refuses POST with 405', async () => {
+    const res = await fetch(s.url + '/ip', { method: 'POST' });
+    expect(res.status).toBe(405);
+  });
+});
+
+describe('rate limit', () => {
+  it('counts per client behind a trusted proxy and answers 429 with Retry-After', async () => {
+    const limited = await startTestServer({ RATE_LIMIT: '3', TRUST_PROXY: 'loopback' });
+    try {
+      const hit = (ip: string) => fetch(limited.url + '/ip', { headers: { 'x-forwarded-for': ip } });
+      const first = await hit('8.8.4.4');
+      expect(first.headers.get('ratelimit-limit')).toBe('3');
+      expect(first.headers.get('ratelimit-remaining')).toBe('2');
+      await hit('8.8.4.4');
+      await hit('8.8.4.4');
+      const refused = await hit('8.8.4.4');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await refused.json()).error.code).toBe('rate_limited');
+      expect((await hit('9.9.9.9')).status).toBe(200);
+      // Loopback (our own proxies, health checks) is never limited.
+      for (let i = 0; i < 5; i++) expect((await fetch(limited.url + '/ip')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
