@@ -257,10 +257,15 @@ const ipTools = defineCollection({
   schema: z.discriminatedUnion('id', [
     z.strictObject({
       id: z.literal('page'),
-      title: text('Browser title of /ip-3'),
-      description: text('Meta description of /ip-3'),
+      title: text('Browser title of /ip-3').max(70).describe('Browser title of /ip-3; unique across the site'),
+      description: text('Meta description of /ip-3').min(50).max(170).describe('Meta description of /ip-3, 50-170 characters; unique across the site'),
+      breadcrumb: text('Short name of the page in the breadcrumb trail'),
       heading: text('The page heading (h1)'),
       intro: text('Paragraph under the heading'),
+      ctaHeading: text('Heading of the closing call to action'),
+      ctaText: text('Sentence of the call to action'),
+      ctaPerformance: text('Link to /performance'),
+      ctaHome: text('Link to /'),
     }),
     z.strictObject({
       id: z.literal('lookup'),
@@ -333,11 +338,13 @@ const performanceCopy = defineCollection({
   schema: z.discriminatedUnion('id', [
     z.strictObject({
       id: z.literal('page'),
-      title: text('Browser title of /performance'),
-      description: text('Meta description of /performance'),
+      title: text('Browser title of /performance').max(70).describe('Browser title of /performance; unique across the site'),
+      description: text('Meta description of /performance').min(50).max(170).describe('Meta description of /performance, 50-170 characters; unique across the site'),
+      breadcrumb: text('Short name of the page in the breadcrumb trail'),
       heading: text('The page heading (h1)'),
       headline: text('Headline statement; no figure here that nothing measured'),
       intro: text('Paragraph under the headline'),
+      ctaHeading: text('Heading of the call to action'),
       ctaText: text('Call to action text'),
       ctaLabel: text('Call to action link to /'),
     }),
@@ -378,9 +385,9 @@ const webVitals = defineCollection({
 });
 
 const benchmarks = defineCollection({
-  loader: file('content/site/benchmarks.json'),
+  loader: inFileOrder('content/site/benchmarks.json'),
   schema: z.strictObject({
-    id: z.string().describe('Stable key of the result'),
+    id, position,
     name: text('What was measured, e.g. "GET /api/lookup/{ip}, p50 latency"'),
     value: z.number().describe('The measured figure, as the command printed it'),
     unit: z.string().describe('Unit of value, e.g. "ms" or "req/s"'),

@@ -13,7 +13,7 @@ afterAll(async () => { await browser?.close(); await server?.stop(); });
 
 /** Opens a page and waits until every island on it has hydrated; collects CSP complaints and scripts. */
 async function open(base: string, path: string): Promise<{ page: Page; csp: string[]; scripts: string[] }> {
-  const page = await browser.newPage();
+  const page = await (await browser.newContext()).newPage();
   const csp: string[] = [];
   const scripts: string[] = [];
   page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
@@ -67,7 +67,7 @@ describe('/ip-3 look up any IP', () => {
     expect(text).toMatch(/google/i);
     expect(csp).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it("shows the API's message for an address that is not one", async () => {
@@ -78,7 +78,7 @@ describe('/ip-3 look up any IP', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toBe(await apiMessage(server.url, '300.1.2.3'));
     expect(await page.getByRole('article').count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 
   it('looks up the address given as ?ip= on load', async () => {
@@ -87,7 +87,7 @@ describe('/ip-3 look up any IP', () => {
     await card.waitFor();
     expect(await card.textContent()).toContain('AS13335');
     expect(await page.getByLabel('IP address', { exact: true }).inputValue()).toBe('1.1.1.1');
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -119,7 +119,7 @@ describe('/ip-3 bulk lookup', () => {
     const col = (name: string) => header.indexOf(name);
     expect(records.map((r) => r[col('asn')])).toEqual(['AS15169', '', 'AS13335', '']);
     expect(records.map((r) => r[col('error')] !== '')).toEqual([false, true, false, true]);
-    await page.close();
+    await page.context().close();
   });
 
   it('refuses more than 100 addresses before sending anything', async () => {
@@ -131,7 +131,7 @@ describe('/ip-3 bulk lookup', () => {
     await page.getByText('That is 101 addresses; one lookup takes at most 100.', { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Look up all' }).isDisabled()).toBe(true);
     expect(posts).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -139,7 +139,7 @@ describe('/ip-3 IPv4/IPv6 check', () => {
   it('says plainly that the check is not configured by default', async () => {
     const { page } = await open(server.url, '/ip-3');
     await page.getByText('The IPv4/IPv6 check is not configured on this server', { exact: false }).waitFor();
-    await page.close();
+    await page.context().close();
   });
 
   it('shows the address seen over IPv4 when PUBLIC_IPV4_URL is set', async () => {
@@ -151,7 +151,7 @@ describe('/ip-3 IPv4/IPv6 check', () => {
       await section.getByText('127.0.0.1', { exact: true }).waitFor();
       expect(await section.locator('dl').textContent()).toBe('Over IPv4127.0.0.1Over IPv6Not configured on this server');
       expect(csp).toEqual([]);
-      await page.close();
+      await page.context().close();
     } finally {
       await configured.stop();
     }
@@ -174,7 +174,7 @@ describe('/performance', () => {
     expect(await page.locator('.vital-rating').first().textContent()).toMatch(/^(Good|Needs improvement|Poor)$/);
     expect(csp).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('shows only the benchmark figures recorded in content, and no marketing figures', async () => {
@@ -186,7 +186,7 @@ describe('/performance', () => {
     expect(text).not.toMatch(/95\+|99\.9%|under 200 ?ms/i);
     await page.getByRole('link', { name: 'Check my IP address' }).click();
     await page.waitForURL(server.url + '/');
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -198,8 +198,8 @@ describe('shipped JavaScript', () => {
     expect(tools.scripts.filter((s) => /WebVitalsPanel|leaflet/i.test(s))).toEqual([]);
     expect(perf.scripts.some((s) => /WebVitalsPanel/.test(s))).toBe(true);
     expect(perf.scripts.filter((s) => /IpLookupTool|BulkLookupTool|IpFamilyCheck|api-fetch|leaflet/i.test(s))).toEqual([]);
-    await tools.page.close();
-    await perf.page.close();
+    await tools.page.context().close();
+    await perf.page.context().close();
   });
 });
 
