@@ -252,18 +252,23 @@ const stats = defineCollection({
 const text = (hint: string) => z.string().min(1).describe(hint);
 const template = (hint: string) => text(`${hint}; {name} placeholders are filled in on screen`);
 
+/** Head of a page section: search metadata, breadcrumb, h1 and the closing call to action's heading and text. */
+const pageHead = (path: string) => ({
+  id: z.literal('page'),
+  title: z.string().min(1).max(70).describe(`Browser title of ${path}; unique across the site`),
+  description: z.string().min(50).max(170).describe(`Meta description of ${path}, 50-170 characters; unique across the site`),
+  breadcrumb: text('Short name of the page in the breadcrumb trail'),
+  heading: text('The page heading (h1)'),
+  ctaHeading: text('Heading of the closing call to action'),
+  ctaText: text('Sentence of the call to action'),
+});
+
 const ipTools = defineCollection({
   loader: file('content/site/ip-tools.json'),
   schema: z.discriminatedUnion('id', [
     z.strictObject({
-      id: z.literal('page'),
-      title: text('Browser title of /ip-3').max(70).describe('Browser title of /ip-3; unique across the site'),
-      description: text('Meta description of /ip-3').min(50).max(170).describe('Meta description of /ip-3, 50-170 characters; unique across the site'),
-      breadcrumb: text('Short name of the page in the breadcrumb trail'),
-      heading: text('The page heading (h1)'),
+      ...pageHead('/ip-3'),
       intro: text('Paragraph under the heading'),
-      ctaHeading: text('Heading of the closing call to action'),
-      ctaText: text('Sentence of the call to action'),
       ctaPerformance: text('Link to /performance'),
       ctaHome: text('Link to /'),
     }),
@@ -337,15 +342,9 @@ const performanceCopy = defineCollection({
   loader: file('content/site/performance.json'),
   schema: z.discriminatedUnion('id', [
     z.strictObject({
-      id: z.literal('page'),
-      title: text('Browser title of /performance').max(70).describe('Browser title of /performance; unique across the site'),
-      description: text('Meta description of /performance').min(50).max(170).describe('Meta description of /performance, 50-170 characters; unique across the site'),
-      breadcrumb: text('Short name of the page in the breadcrumb trail'),
-      heading: text('The page heading (h1)'),
+      ...pageHead('/performance'),
       headline: text('Headline statement; no figure here that nothing measured'),
       intro: text('Paragraph under the headline'),
-      ctaHeading: text('Heading of the call to action'),
-      ctaText: text('Call to action text'),
       ctaLabel: text('Call to action link to /'),
     }),
     z.strictObject({
