@@ -49,7 +49,7 @@ const targets = [
   ['bare /', bare.url + '/'],
   ['ours /ip', ours.url + '/ip'],
   ['ours /json', ours.url + '/json?ip=8.8.8.8'],
-  ['ours / (curl)', ours.url + '/'],
+  ['ours / (HTML page)', ours.url + '/'],
 ];
 // Warm up JIT and caches.
 for (const [, url] of targets) await new Promise((r) => autocannon({ url, connections: CONNECTIONS, duration: 2 }, r));

@@ -247,10 +247,96 @@ const stats = defineCollection({
   }),
 });
 
-// Advanced tools (/ip-3) and performance (/performance) pages.
 
-const text = (hint: string) => z.string().min(1).describe(hint);
-const template = (hint: string) => text(`${hint}; {name} placeholders are filled in on screen`);
+// Copy of the lookup pages (/, /ip-2, /ip-4): texts the islands show, page headings, checklist.
+const text = (describe: string) => z.string().min(1).describe(describe);
+const template = (describe: string) => z.string().min(1).describe(`${describe}; {name} marks a value filled in`);
+
+const lookupText = defineCollection({
+  loader: file('content/site/lookup-text.json'),
+  schema: z.strictObject({
+    id: z.literal('lookup').describe('The one entry: texts of the lookup islands'),
+    hero: z.strictObject({
+      ipLabel: text('Label above the IP address box'),
+      copyHint: text('Hint inside the IP box that a click copies'),
+      copied: text('Toast after a successful copy (2 s)'),
+      copiedBadge: text('Badge beside the IP after a copy (2 s)'),
+      copyFailed: text('Toast when the clipboard refuses'),
+      unknownPlace: text('Location line when city and country are unknown'),
+    }),
+    actions: z.strictObject({ refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button') }),
+    status: z.strictObject({
+      loading: text('Shown only while a lookup is in flight'), loadingHint: text('Second line of the loading state'),
+      errorTitle: text('Heading of the error screen'), errorMessage: text('Message when the lookup fails'),
+      tryAgain: text('Button that retries'), noScript: text('Shown without JavaScript on pages that fetch their data'),
+    }),
+    badges: z.strictObject({
+      listLabel: text('Accessible name of the badge row'), vpnDetected: text('VPN verdict badge, detected'),
+      noVpn: text('VPN verdict badge, not detected'), gpsEnhanced: text('Badge when GPS improved the record'),
+      consensus: template('Consensus badge, {km}'), rtt: template('Round-trip badge, {ms}'),
+      confidence: template('Confidence badge, {percent}'), tier: template('Accuracy tier badge, {tier}'),
+      radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge, {type}'),
+      version: template('IP version badge, {version}'),
+    }),
+    cards: z.strictObject({
+      networkTitle: text('Network card heading'), isp: text('ISP label'), asn: text('ASN label'), timezone: text('Timezone label'),
+      postal: text('Postal code label'), locationTitle: text('Location card heading'), city: text('City label'), region: text('Region label'),
+      country: text('Country label'), coordinates: text('Coordinates label'), deviceTitle: text('Device card heading'),
+      browser: text('Browser label'), os: text('Operating system label'), device: text('Device type label'),
+      noDevice: text('Device card text when the browser sent no User-Agent'), vpnTitle: text('VPN verdict card heading'),
+      vpnNone: text('VPN card text when no indicator fired'),
+      reserved: template('Location card text for special-purpose addresses, {kind}'),
+    }).describe('Headings and field labels of the network, location, device and VPN cards'),
+    gps: z.strictObject({
+      enable: text('Precise-location button on the home page'), enableSimple: text('Precise-location button on /ip-2'),
+      asking: text('While the browser asks for permission'), denied: text('Permission denied'),
+      timeout: text('No fix within 5 s'), failed: text('Any other failure'),
+    }),
+    webrtc: z.strictObject({
+      title: text('Heading of the leak check'), running: text('While gathering candidates'), noLeak: text('No public address other than the server-seen one'),
+      leak: template('Leak found, {addresses}'), unsupported: text('The browser has no RTCPeerConnection'),
+    }),
+    map: z.strictObject({
+      title: text('Map card heading'), live: text('Badge beside the map heading'), label: text('Accessible name of the map'),
+      tooltip: text('Tooltip of the accuracy circle'), note: template('Text under the map, {radius}'),
+      reserved: template('Shown instead of a map for special-purpose addresses, {kind}'), loading: text('Placeholder until the map loads'),
+    }),
+    vpnPanel: z.strictObject({
+      headlines: z.strictObject({ vpnDetected: text('VPN detected'), highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise') }),
+      urgencyLabels: z.strictObject({ low: text('Low urgency'), medium: text('Medium urgency'), high: text('High urgency') }),
+      categoryIntros: z.strictObject({ security: text('Intro of security offers'), streaming: text('Intro of streaming offers'), privacy: text('Intro of privacy offers') }),
+      recommended: text('Label of the first offer of the category'), rating: template("Editor's rating, {rating}"),
+      price: template('Price, {price}'), visit: template('Affiliate link text, {name}'), noLink: text('Shown when an offer has no link yet'),
+      disclosure: text('Affiliate disclosure under the offers'),
+    }),
+    tabs: z.array(z.strictObject({ id: z.string().describe('Panel key the page renders'), label: text('Tab label') }))
+      .min(1).describe('Tabs of the home page, in order; a tab whose panel the page does not render is left out'),
+    tabsLabel: text('Accessible name of the tab list'),
+  }),
+});
+
+const lookupPages = defineCollection({
+  loader: file('content/site/lookup-pages.json'),
+  schema: z.strictObject({
+    id: z.enum(['home', 'ip-2', 'ip-4']).describe('Which page'),
+    metaTitle: text('<title>'), metaDescription: text('Meta description'),
+    heading: text('The h1'), intro: text('Tagline under the heading'),
+    sectionHeading: text('Heading of the page\'s second section (details on /ip-2, checklist on /ip-4)').optional(),
+  }),
+});
+
+const privacyChecklist = defineCollection({
+  loader: file('content/site/privacy-checklist.json'),
+  schema: z.strictObject({
+    id: z.string().describe('Stable key of the item'),
+    order: z.number().int().describe('Position in the checklist, ascending'),
+    priority: z.enum(['high', 'medium', 'low']).describe('How much the step protects'),
+    title: text('What to do, as an imperative'),
+    description: text('How to do it and why, one or two sentences'),
+  }),
+});
+
+// Advanced tools (/ip-3) and performance (/performance) pages (text and template: see above).
 
 /** Head of a page section: search metadata, breadcrumb, h1 and the closing call to action's heading and text. */
 const pageHead = (path: string) => ({
@@ -292,7 +378,7 @@ const ipTools = defineCollection({
       vpnDetected: template('VPN verdict when detected, with {score}'),
       vpnNotDetected: template('VPN verdict when not detected, with {score}'),
       noIndicators: text('Shown when no VPN indicator fired'),
-      accuracyValue: template('Accuracy line, with {tier}, {km} and {confidence}'),
+      accuracyValue: template('Accuracy line, with {tier}, {radius} (e.g. "2 km") and {confidence} (percent)'),
       unknown: text('Shown for a field the databases do not know'),
     }),
     z.strictObject({
@@ -321,6 +407,12 @@ const ipTools = defineCollection({
       networkError: text('Shown when the server cannot be reached'),
       invalidResponse: text('Shown when the answer is not a bulk result'),
       unknown: text('Shown in a cell the databases do not know'),
+    }),
+    z.strictObject({
+      id: z.literal('webrtc'),
+      heading: text('Heading of the WebRTC leak test section'),
+      intro: text('What the test does and why it matters'),
+      resultTitle: text("Heading of the test's result line (the line's own texts: lookup-text.json webrtc)"),
     }),
     z.strictObject({
       id: z.literal('families'),
@@ -398,5 +490,6 @@ const benchmarks = defineCollection({
 export const collections = {
   navigation, explore, pages, offers, cities, isps, tools, guides, blog,
   trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
+  lookupText, lookupPages, privacyChecklist,
   ipTools, performance: performanceCopy, webVitals, benchmarks,
 };

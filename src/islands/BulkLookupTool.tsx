@@ -3,7 +3,7 @@ import './tools.css';
 import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
 import { BULK_LIMIT } from '../lib/bulk.ts';
-import { fill } from '../lib/template.ts';
+import { fillTemplate } from '../lib/fill-template.ts';
 import { $bulkInput, $bulkLookup, $bulkText, fetchBulkCsv, runBulkLookup } from '../stores/bulk-lookup.ts';
 import BulkResultsTable from './BulkResultsTable.tsx';
 import type { ToolsCopy } from './copy.ts';
@@ -37,7 +37,7 @@ export default function BulkLookupTool({ copy }: Props) {
     setDownload({ busy: true });
     const csv = await fetchBulkCsv();
     if (csv.ok) saveFile(csv.data, copy.fileName);
-    setDownload(csv.ok ? { busy: false } : { busy: false, error: fill(copy.downloadFailed, { message: failureText(csv.failure, copy) }) });
+    setDownload(csv.ok ? { busy: false } : { busy: false, error: fillTemplate(copy.downloadFailed, { message: failureText(csv.failure, copy) }) });
   }
 
   const count = input.ips.length;
@@ -49,9 +49,9 @@ export default function BulkLookupTool({ copy }: Props) {
           value={text} onChange={(event) => $bulkText.set(event.target.value)} />
         <div id="bulk-status" aria-live="polite">
           {input.tooMany
-            ? <p className="error">{fill(copy.tooMany, { count, limit: BULK_LIMIT })}</p>
-            : count > 0 && <p className="hint">{fill(copy.count, { count })}</p>}
-          {input.duplicates > 0 && <p className="hint">{fill(copy.duplicates, { count: input.duplicates })}</p>}
+            ? <p className="error">{fillTemplate(copy.tooMany, { count, limit: BULK_LIMIT })}</p>
+            : count > 0 && <p className="hint">{fillTemplate(copy.count, { count })}</p>}
+          {input.duplicates > 0 && <p className="hint">{fillTemplate(copy.duplicates, { count: input.duplicates })}</p>}
           {submitted && count === 0 && <p className="error">{copy.empty}</p>}
         </div>
         <button className="button" type="submit" disabled={busy || input.tooMany}>{busy ? copy.busy : copy.submit}</button>

@@ -1,7 +1,9 @@
 /** The bulk lookup's results: one row per address, the API's message on rows that failed. */
 import type { BulkResult } from '../lib/bulk.ts';
-import { asnOf, networkOf, placeOf } from '../lib/ip-info-format.ts';
-import { fill } from '../lib/template.ts';
+import { networkTypeLabel } from '../lib/badges.ts';
+import { asnOf, networkOf } from '../lib/ip-info-format.ts';
+import { placeLine } from '../lib/place-line.ts';
+import { fillTemplate } from '../lib/fill-template.ts';
 import type { ToolsCopy } from './copy.ts';
 
 interface Props {
@@ -24,13 +26,13 @@ export default function BulkResultsTable({ results, copy }: Props) {
             <tr key={`${i}-${row.input}`} className={'error' in row ? 'failed' : undefined}>
               <th scope="row">{row.input}</th>
               {'error' in row
-                ? <td colSpan={headers.length - 1}>{fill(copy.rowError, { message: row.error.message })}</td>
+                ? <td colSpan={headers.length - 1}>{fillTemplate(copy.rowError, { message: row.error.message })}</td>
                 : (
                   <>
-                    <td>{placeOf(row.data, unknown)}</td>
+                    <td>{placeLine(row.data) || unknown}</td>
                     <td>{networkOf(row.data, unknown)}</td>
                     <td>{asnOf(row.data, unknown)}</td>
-                    <td>{row.data.network_type}</td>
+                    <td>{networkTypeLabel(row.data.network_type)}</td>
                     <td>{row.data.vpn_detected ? copy.vpnYes : copy.vpnNo}</td>
                   </>
                 )}

@@ -1,7 +1,9 @@
 /** The result card of the single-address lookup: place, network, ASN, type, VPN verdict, accuracy. */
-import { asnOf, networkOf, placeOf } from '../lib/ip-info-format.ts';
+import { confidenceBadge, formatAccuracyRadius, networkTypeLabel } from '../lib/badges.ts';
+import { asnOf, networkOf } from '../lib/ip-info-format.ts';
+import { placeLine } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
-import { fill } from '../lib/template.ts';
+import { fillTemplate } from '../lib/fill-template.ts';
 import type { ToolsCopy } from './copy.ts';
 
 interface Props {
@@ -15,23 +17,23 @@ export default function LookupResultCard({ result, query, copy }: Props) {
   const { fields, unknown } = copy;
   const score = info.vpn.confidence.toFixed(1);
   const rows: Array<[string, string]> = [
-    [fields.place, placeOf(info, unknown)],
+    [fields.place, placeLine(info) || unknown],
     [fields.coordinates, `${info.latitude.toFixed(4)}, ${info.longitude.toFixed(4)}`],
     [fields.timezone, info.timezone],
     [fields.network, networkOf(info, unknown)],
     [fields.asn, asnOf(info, unknown)],
-    [fields.networkType, info.network_type],
-    [fields.accuracy, fill(copy.accuracyValue, {
+    [fields.networkType, networkTypeLabel(info.network_type)],
+    [fields.accuracy, fillTemplate(copy.accuracyValue, {
       tier: info.accuracy_tier,
-      km: Math.round(info.accuracy_radius / 1000),
-      confidence: Math.round(info.confidence_score * 100),
+      radius: formatAccuracyRadius(info.accuracy_radius),
+      confidence: confidenceBadge(info.confidence_score).percent,
     })],
   ];
   if (info.reserved) rows.unshift([fields.reserved, info.reserved]);
 
   return (
     <article className="card lookup-result" aria-labelledby="lookup-result-heading">
-      <h3 id="lookup-result-heading">{fill(copy.resultHeading, { ip: info.ip || query })}</h3>
+      <h3 id="lookup-result-heading">{fillTemplate(copy.resultHeading, { ip: info.ip || query })}</h3>
       <dl>
         {rows.map(([label, value]) => (
           <div key={label}><dt>{label}</dt><dd>{value}</dd></div>
@@ -40,7 +42,7 @@ export default function LookupResultCard({ result, query, copy }: Props) {
           <dt>{fields.vpn}</dt>
           <dd>
             <span className={info.vpn.detected ? 'verdict bad' : 'verdict ok'}>
-              {fill(info.vpn.detected ? copy.vpnDetected : copy.vpnNotDetected, { score })}
+              {fillTemplate(info.vpn.detected ? copy.vpnDetected : copy.vpnNotDetected, { score })}
             </span>
             {info.vpn.indicators.length
               ? <ul>{info.vpn.indicators.map((text) => <li key={text}>{text}</li>)}</ul>

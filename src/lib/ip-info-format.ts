@@ -1,13 +1,7 @@
-/** Short texts built from an IP info record for cards and tables. */
+/** Short texts built from an IP info record for the /ip-3 result card and table (the place line: place-line.ts). */
 import type { IpInfo } from './record.ts';
 
 const known = (value: string): boolean => value !== '' && value !== 'Unknown';
-
-/** "City, Region, Country" from the parts the databases know, or `unknown`. */
-export function placeOf(info: IpInfo, unknown: string): string {
-  const parts = [info.city, info.region, info.country_name].filter(known);
-  return parts.length ? [...new Set(parts)].join(', ') : unknown;
-}
 
 /** The operator's name: ISP, else organisation, else the ASN's organisation, or `unknown`. */
 export function networkOf(info: IpInfo, unknown: string): string {

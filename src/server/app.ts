@@ -110,12 +110,25 @@ export function jsonError(status: number, code: string, message: string, headers
   return json(status, { error: { code, message } }, headers);
 }
 
-function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse): void {
-  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
-  if (!res.hasHeader('content-security-policy')) res.setHeader('content-security-policy', NON_HTML_CSP);
+const SECURITY_WITH_HSTS = { ...BASE_SECURITY_HEADERS, 'strict-transport-security': HSTS };
+const DEFAULT_REPLY_HEADERS = { 'content-security-policy': NON_HTML_CSP };
+
+/** Sets the security headers on a response whose other headers are set one by one (pages, files). */
+function setSecurityHeaders(res: ServerResponse, security: Readonly<Record<string, string>>): void {
+  for (const name in security) res.setHeader(name, security[name]!);
+}
+
+/**
+ * Sends a handler's answer with every header written in one `writeHead` call: this is the
+ * path of /ip and the API, where per-header bookkeeping would cost more than the work.
+ */
+function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse, security: Readonly<Record<string, string>>, extra?: Record<string, string>): void {
   const body = reply.body ?? '';
-  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  res.writeHead(reply.status);
+  const merged: Record<string, string> = Object.assign({}, security, DEFAULT_REPLY_HEADERS, extra, reply.headers);
+  const flat: string[] = [];
+  for (const name in merged) flat.push(name, merged[name]!);
+  flat.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+  res.writeHead(reply.status, flat);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
@@ -129,28 +142,30 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     const section = /^\/[^/]+\//.exec(path)?.[0];
     const page = (section && site.get(`${section}404`)) || notFoundPage;
     if (page) sendStatic(req, res, page, 404);
-    else sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' });
+    else sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' }, {});
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const peer = req.socket.remoteAddress ?? '';
     const headers = headerGetter(req);
-    for (const [k, v] of Object.entries(BASE_SECURITY_HEADERS)) res.setHeader(k, v);
-    if (forwardedProtoIsHttps(peer, headers, config.trustProxy)) res.setHeader('strict-transport-security', HSTS);
+    const security = forwardedProtoIsHttps(peer, headers, config.trustProxy) ? SECURITY_WITH_HSTS : BASE_SECURITY_HEADERS;
+    const reply = (r: AppResponse, extra?: Record<string, string>) => sendReply(req, res, r, security, extra);
 
     const rawUrl = req.url ?? '/';
-    if (!rawUrl.startsWith('/')) return sendReply(req, res, jsonError(400, 'bad_request', 'The request target must be a path.'));
+    if (!rawUrl.startsWith('/')) return reply(jsonError(400, 'bad_request', 'The request target must be a path.'));
     const q = rawUrl.indexOf('?');
     let path: string;
     try {
-      path = decodeURIComponent(q === -1 ? rawUrl : rawUrl.slice(0, q));
+      const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
+      path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
     } catch {
-      return sendReply(req, res, jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'));
+      return reply(jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'));
     }
+    let query: URLSearchParams | undefined;
     const appReq: AppRequest = {
       method: req.method ?? 'GET',
       path,
-      query: new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1)),
+      get query() { return (query ??= new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1))); },
       headers,
       clientIp: clientIp(peer, headers, config.trustProxy),
       body: () => readBody(req, config.bodyLimit),
@@ -158,40 +173,46 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     };
 
     if (path === '/healthz') {
-      return sendReply(req, res, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' });
+      return reply({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' });
     }
     for (const handler of handlers) {
-      const reply = await handler(appReq);
-      if (reply) return sendReply(req, res, { ...reply, headers: { ...appReq.responseHeaders, ...reply.headers } });
+      const answer = handler(appReq);
+      // Most handlers answer synchronously; awaiting only promises saves a tick per handler.
+      const found = answer instanceof Promise ? await answer : answer;
+      if (found) return reply(found, appReq.responseHeaders);
     }
     const isRead = appReq.method === 'GET' || appReq.method === 'HEAD';
+    const notAllowed = () => reply(jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
     const file = site.get(path);
     if (file) {
-      if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
+      if (!isRead) return notAllowed();
+      setSecurityHeaders(res, security);
       // The 404 pages themselves are never a success, even when asked for by name.
       return sendStatic(req, res, file, path.endsWith('/404') ? 404 : 200);
     }
     if (path === '/' && parts.renderPage) {
-      if (!isRead) return sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
+      if (!isRead) return notAllowed();
       const locals = parts.pageLocals ? await parts.pageLocals(appReq) : ({ clientIp: appReq.clientIp } as App.Locals);
+      setSecurityHeaders(res, security);
       res.setHeader('cache-control', 'private, no-store');
       return parts.renderPage(req, res, locals);
     }
     if (path.length > 1 && path.endsWith('/') && site.get(path.replace(/\/+$/, ''))) {
       const location = path.replace(/\/+$/, '') + (q === -1 ? '' : rawUrl.slice(q));
-      return sendReply(req, res, { status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` });
+      return reply({ status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` });
     }
+    setSecurityHeaders(res, security);
     return notFound(req, res, path);
   }
 
   return (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof BodyTooLarge) {
-        if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`));
+        if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`), BASE_SECURITY_HEADERS);
         return;
       }
       console.error('request failed:', req.method, req.url, error);
-      if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'));
+      if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'), BASE_SECURITY_HEADERS);
       else res.destroy();
     });
   };

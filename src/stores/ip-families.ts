@@ -1,12 +1,13 @@
 /**
- * `$ipFamilies`: the IPv4/IPv6 check. Reads the echo URLs from GET /api/config, then asks
- * each configured one (5 s at most) which address it saw. Runs once, when the island calls
+ * `$ipFamilies`: the IPv4/IPv6 check. Takes the echo URLs from `$clientConfig` (GET
+ * /api/config on prerendered pages), then asks each configured one (5 s at most) which
+ * address it saw. Runs once, when the island calls
  * startFamilyCheck() in the browser.
  */
 import { atom } from 'nanostores';
-import { ClientConfigSchema } from '../lib/client-config.ts';
 import { parseIp } from '../lib/ip-address.ts';
-import { fetchJson, fetchText } from './api-fetch.ts';
+import { fetchText } from './api-fetch.ts';
+import { $clientConfig, ensureClientConfig } from './client-config.ts';
 
 /** How long one family's echo URL may take before it counts as not available. */
 export const FAMILY_TIMEOUT_MS = 5000;
@@ -33,9 +34,10 @@ async function check(url: string, version: 4 | 6): Promise<FamilyCheck> {
 }
 
 async function run(): Promise<void> {
-  const config = await fetchJson('/api/config', ClientConfigSchema);
-  if (!config.ok) return $ipFamilies.set({ status: 'config-failed' });
-  const { ipv4Url, ipv6Url } = config.data;
+  await ensureClientConfig();
+  const config = $clientConfig.get();
+  if (!config) return $ipFamilies.set({ status: 'config-failed' });
+  const { ipv4Url, ipv6Url } = config;
   const pending: FamilyCheck = { status: 'checking' };
   const idle: FamilyCheck = { status: 'not-configured' };
   $ipFamilies.set({ status: 'ready', ipv4: ipv4Url ? pending : idle, ipv6: ipv6Url ? pending : idle });

@@ -14,11 +14,21 @@ export interface RunningServer {
   stop: () => Promise<number | null>;
 }
 
+/** A 1x1 transparent PNG: map tiles in tests, so Leaflet asks no tile server. */
+const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/**
+ * Browser settings that keep every test on this machine: blank tiles instead of a tile
+ * server, and a STUN address on loopback where nobody answers (tests that need a STUN
+ * server start one from stun-responder.ts and pass its URL).
+ */
+export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
+
 /** Starts `src/server/main.ts` from the build with extra environment; resolves once it listens. */
 export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['src/server/main.ts'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...OFFLINE_CLIENT_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -62,7 +72,9 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // WebRTC host candidates as addresses, not mDNS names: no multicast announcements on the LAN.
+      '--disable-features=WebRtcHideLocalIpsWithMdns'],
   });
 }
 

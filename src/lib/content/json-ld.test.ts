@@ -9,7 +9,7 @@ describe('JSON-LD builders', () => {
     ['a free networking application', softwareApplicationLd({ name: 'What Is My IP', description: 'd', url: URL_, keywords: ['a', 'b'] }),
       { '@type': 'SoftwareApplication', offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' }, applicationSubCategory: 'Networking', keywords: 'a, b' }],
     ['an article with its author', articleLd({ headline: 'H', description: 'D', url: URL_, datePublished: '2025-01-15', author: 'Ada' }),
-      { '@type': 'Article', dateModified: '2025-01-15', author: { '@type': 'Person', name: 'Ada' } }],
+      { '@type': 'Article', dateModified: '2025-01-15', author: { '@type': 'Organization', name: 'Ada' } }],
     ['a how-to with numbered steps and a duration', howToLd({ name: 'Hide', steps: ['One', 'Two'], time: '10 minutes' }),
       { '@type': 'HowTo', totalTime: 'PT10M', step: [
         { '@type': 'HowToStep', position: 1, name: 'One', text: 'One' },

@@ -31,7 +31,7 @@ export function articleLd(p: { headline: string; description: string; url: strin
     '@context': CONTEXT, '@type': 'Article',
     headline: p.headline, description: p.description, url: p.url, mainEntityOfPage: p.url,
     datePublished: p.datePublished, dateModified: p.dateModified ?? p.datePublished,
-    author: { '@type': 'Person', name: p.author }, publisher: PUBLISHER,
+    author: { '@type': 'Organization', name: p.author }, publisher: PUBLISHER,
     ...(p.section ? { articleSection: p.section } : {}),
   };
 }

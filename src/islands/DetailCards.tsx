@@ -1,0 +1,68 @@
+/**
+ * Network Details, Location, Device Info and (optionally) the VPN verdict cards, with
+ * skeletons while a first lookup loads. The verdict updates when the WebRTC check reports.
+ */
+import { fillTemplate } from '../lib/fill-template.ts';
+import type { LookupResponse } from '../lib/record.ts';
+import { useLookup, type LookupText } from './use-lookup.ts';
+import './lookup.css';
+
+interface Props {
+  initial?: LookupResponse | null;
+  text: LookupText['cards'] & Pick<LookupText['badges'], 'vpnDetected' | 'noVpn'>;
+  /** Adds the VPN verdict card with its indicators. */
+  vpn?: boolean;
+}
+
+function Card({ title, rows }: { title: string; rows: Array<[string, string | null]> }) {
+  return (
+    <section className="card detail-card" aria-label={title}>
+      <h3>{title}</h3>
+      <dl>
+        {rows.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value ?? <span className="skeleton line" aria-hidden="true" />}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+export default function DetailCards({ initial, text, vpn = false }: Props) {
+  const { data } = useLookup(initial);
+  const r = data?.data;
+  const d = data?.device;
+  const v = (value: string | undefined) => (data ? (value ?? '') : null);
+  const coordinates = r ? `${r.latitude.toFixed(4)}, ${r.longitude.toFixed(4)}` : undefined;
+  return (
+    <div className="detail-cards">
+      <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
+      {r?.reserved ? (
+        <section className="card detail-card" aria-label={text.locationTitle}>
+          <h3>{text.locationTitle}</h3>
+          <p>{fillTemplate(text.reserved, { kind: r.reserved })}</p>
+        </section>
+      ) : (
+        <Card title={text.locationTitle} rows={[[text.city, v(r?.city)], [text.region, v(r?.region)], [text.country, v(r?.country_name)], [text.coordinates, v(coordinates)]]} />
+      )}
+      {data && !d ? (
+        <section className="card detail-card" aria-label={text.deviceTitle}><h3>{text.deviceTitle}</h3><p>{text.noDevice}</p></section>
+      ) : (
+        <Card title={text.deviceTitle} rows={[[text.browser, v(d?.browser)], [text.os, v(d?.os)], [text.device, v(d?.device)]]} />
+      )}
+      {vpn && r && (
+        <section className="card detail-card" aria-label={text.vpnTitle} data-testid="vpn-verdict">
+          <h3>{text.vpnTitle}</h3>
+          <p><span className={`badge tone-${r.vpn.detected ? 'red' : 'green'}`}>{r.vpn.detected ? text.vpnDetected : text.noVpn}</span></p>
+          {r.vpn.indicators.length ? (
+            <ul className="indicators">{r.vpn.indicators.map((i) => <li key={i}>{i}</li>)}</ul>
+          ) : (
+            <p>{text.vpnNone}</p>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

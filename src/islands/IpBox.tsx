@@ -1,0 +1,58 @@
+/** The IP address box: the address in big type; a click copies it, with a toast and a badge for 2 s. */
+import { useEffect, useRef, useState } from 'react';
+import type { LookupResponse } from '../lib/record.ts';
+import { placeLine } from '../lib/place-line.ts';
+import { useLookup, type LookupText } from './use-lookup.ts';
+import './lookup.css';
+
+/** Spec section 9: copy feedback lasts 2 s. */
+const FEEDBACK_MS = 2000;
+
+interface Props {
+  initial?: LookupResponse | null;
+  text: LookupText['hero'];
+}
+
+export default function IpBox({ initial, text }: Props) {
+  const { data } = useLookup(initial);
+  const [feedback, setFeedback] = useState<'copied' | 'failed' | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const ip = data?.data.ip;
+  async function copy() {
+    if (!ip) return;
+    let ok = true;
+    try {
+      await navigator.clipboard.writeText(ip);
+    } catch {
+      ok = false;
+    }
+    setFeedback(ok ? 'copied' : 'failed');
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setFeedback(null), FEEDBACK_MS);
+  }
+
+  return (
+    <div className="ip-box">
+      <p className="ip-label" id="ip-label">{text.ipLabel}</p>
+      {ip ? (
+        <button type="button" className="ip-value" data-testid="ip" onClick={copy} aria-describedby="ip-label ip-copy-hint">
+          {ip}
+        </button>
+      ) : (
+        <span className="ip-value skeleton" aria-hidden="true">{'\u00a0'}</span>
+      )}
+      <p className="ip-meta">
+        <span id="ip-copy-hint" className="hint">{text.copyHint}</span>
+        {feedback === 'copied' && <span className="badge tone-green">{text.copiedBadge}</span>}
+      </p>
+      <p className="place-line" data-testid="place">
+        {data ? placeLine(data.data) || text.unknownPlace : <span className="skeleton line" aria-hidden="true" />}
+      </p>
+      <div className="toast-region" role="status" aria-live="polite">
+        {feedback && <p className={`toast ${feedback === 'failed' ? 'toast-error' : ''}`}>{feedback === 'copied' ? text.copied : text.copyFailed}</p>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** Refresh Data (reads 'Refreshing...' and is disabled while a lookup runs) and Export Data. */
+import { downloadExport } from '../stores/export.ts';
+import { $lookup, refreshLookup } from '../stores/lookup.ts';
+import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import './lookup.css';
+
+interface Props {
+  text: LookupText['actions'];
+}
+
+/** Reads the store only: the record reaches it through the islands that render it. */
+export default function LookupActions({ text }: Props) {
+  const { status } = useHydratedStore($lookup);
+  const loading = status === 'loading';
+  return (
+    <div className="actions">
+      <button type="button" className="button" onClick={() => void refreshLookup()} disabled={loading} aria-busy={loading}>
+        {loading ? text.refreshing : text.refresh}
+      </button>
+      <button type="button" className="button secondary" onClick={downloadExport}>
+        {text.export}
+      </button>
+    </div>
+  );
+}

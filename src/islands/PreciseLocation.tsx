@@ -1,0 +1,35 @@
+/**
+ * The opt-in GPS button: shown only where the browser has geolocation and until the
+ * record is hybrid. The permission prompt comes only from the click.
+ */
+import { useEffect } from 'react';
+import { $gps, detectGps, requestGps } from '../stores/gps.ts';
+import { $lookup } from '../stores/lookup.ts';
+import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import './lookup.css';
+
+interface Props {
+  text: LookupText['gps'];
+  /** Which button label: 'enable' on the home page, 'enableSimple' on /ip-2. */
+  label?: 'enable' | 'enableSimple';
+}
+
+export default function PreciseLocation({ text, label = 'enable' }: Props) {
+  const { data } = useHydratedStore($lookup);
+  const gps = useHydratedStore($gps);
+  useEffect(detectGps, []);
+  const hybrid = data?.data.location_source === 'hybrid';
+  const message = gps.status === 'asking' ? text.asking
+    : gps.status === 'denied' ? text.denied
+    : gps.status === 'timeout' ? text.timeout
+    : gps.status === 'failed' ? text.failed
+    : null;
+  const canAsk = !hybrid && data && (gps.status === 'ready' || gps.status === 'denied' || gps.status === 'timeout' || gps.status === 'failed');
+  // The box keeps its height whether or not the button shows, so nothing below moves.
+  return (
+    <div className="gps-box">
+      {canAsk && <button type="button" className="button secondary" onClick={requestGps}>{text[label]}</button>}
+      <p className="gps-message" role="status">{hybrid ? null : message}</p>
+    </div>
+  );
+}

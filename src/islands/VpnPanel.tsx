@@ -1,0 +1,59 @@
+/**
+ * The VPN recommendation panel: urgency and headline from the visitor's record, the
+ * offers of the category that fits them, the first labelled RECOMMENDED. Affiliate
+ * links are sponsored; an offer without a link is shown without one.
+ */
+import type { CollectionEntry } from 'astro:content';
+import { fillTemplate } from '../lib/fill-template.ts';
+import type { LookupResponse } from '../lib/record.ts';
+import { offerCategory, offersFor, panelUrgency } from '../lib/vpn-panel.ts';
+import { useLookup, type LookupText } from './use-lookup.ts';
+import './lookup.css';
+
+type Offer = CollectionEntry<'offers'>['data'];
+
+interface Props {
+  initial?: LookupResponse | null;
+  offers: Offer[];
+  text: LookupText['vpnPanel'];
+  /** Heading level of the panel title (2 on /ip-4, 3 inside a tab). */
+  level?: 2 | 3;
+}
+
+const URGENCY_TONE = { low: 'green', medium: 'amber', high: 'red' } as const;
+
+export default function VpnPanel({ initial, offers, text, level = 3 }: Props) {
+  const { data } = useLookup(initial);
+  const Heading = `h${level}` as const;
+  const Sub = `h${level + 1}` as 'h3' | 'h4';
+  if (!data) return <div className="vpn-panel skeleton block" aria-hidden="true" />;
+  const { urgency, headline } = panelUrgency(data.data);
+  const category = offerCategory(data.data);
+  return (
+    <section className={`vpn-panel urgency-${urgency}`} aria-labelledby="vpn-panel-title" data-testid="vpn-panel" data-category={category}>
+      <p className={`badge tone-${URGENCY_TONE[urgency]}`}>{text.urgencyLabels[urgency]}</p>
+      <Heading id="vpn-panel-title">{text.headlines[headline]}</Heading>
+      <p>{text.categoryIntros[category]}</p>
+      <ul className="offers">
+        {offersFor(offers, category).map((o) => (
+          <li key={o.id} className={`card offer${o.recommended ? ' recommended' : ''}`}>
+            {o.recommended && <p className="badge tone-blue">{text.recommended}</p>}
+            <Sub><span aria-hidden="true">{o.icon}</span> {o.name}</Sub>
+            <p>{o.description}</p>
+            <ul className="features">{o.features.map((f) => <li key={f}>{f}</li>)}</ul>
+            <p className="offer-facts">
+              <strong>{fillTemplate(text.price, { price: o.pricePerMonth.toFixed(2) })}</strong>
+              <span>{fillTemplate(text.rating, { rating: o.rating.toFixed(1) })}</span>
+            </p>
+            {o.affiliateUrl ? (
+              <a className="button" href={o.affiliateUrl} rel="sponsored noopener" target="_blank">{fillTemplate(text.visit, { name: o.name })}</a>
+            ) : (
+              <p className="no-link">{text.noLink}</p>
+            )}
+          </li>
+        ))}
+      </ul>
+      <p className="disclosure">{text.disclosure}</p>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * Hooks the islands share: the lookup as this island should render it. With the
+ * server's record as `initial`, the first render (server and hydration alike) shows
+ * it without a request; without one, the island asks the store to load.
+ */
+import { useEffect } from 'react';
+import { useStore } from '@nanostores/react';
+import type { ReadableAtom } from 'nanostores';
+import type { CollectionEntry } from 'astro:content';
+import type { LookupResponse } from '../lib/record.ts';
+import { $lookup, ensureLookup, seedLookup, type LookupState } from '../stores/lookup.ts';
+
+/** All texts of the lookup islands (content/site/lookup-text.json). */
+export type LookupText = CollectionEntry<'lookupText'>['data'];
+
+/**
+ * A store's value that hydrates as the server rendered it (the store's initial value)
+ * and only then switches to the browser's value: another island may already have
+ * changed the store when this one hydrates, and hydration must match the HTML.
+ */
+export function useHydratedStore<T>(store: ReadableAtom<T>): T {
+  return useStore(store, { ssr: 'initial' });
+}
+
+/** The lookup state, seeded from the server's record when the page has one. */
+export function useLookup(initial?: LookupResponse | null): LookupState {
+  const state = useHydratedStore($lookup);
+  useEffect(() => {
+    if (initial) seedLookup(initial);
+    else ensureLookup();
+  }, [initial]);
+  // The store is idle on the server and until the effect runs: render the page's record meanwhile.
+  return state.status === 'idle' && initial ? { status: 'loaded', data: initial, error: null } : state;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone } from './badges.ts';
+
+describe('consensusTone', () => {
+  it.each([
+    [0, 'green'], [20, 'green'], [20.01, 'amber'], [50, 'amber'], [50.5, 'red'], [900, 'red'],
+  ] as const)('gives %s km the %s badge', (km, tone) => expect(consensusTone(km)).toBe(tone));
+});
+
+describe('rttTone', () => {
+  it.each([
+    [0, 'green'], [49.9, 'green'], [50, 'yellow'], [120, 'yellow'], [200, 'yellow'], [200.1, 'red'], [900, 'red'],
+  ] as const)('gives %s ms the %s badge', (ms, tone) => expect(rttTone(ms)).toBe(tone));
+});
+
+describe('confidenceBadge', () => {
+  it.each([
+    [0.95, 95, 'green'], [0.81, 81, 'green'], [0.8, 80, 'yellow'], [0.61, 61, 'yellow'], [0.6, 60, 'orange'],
+    [0.3, 30, 'orange'], [0.555, 56, 'orange'], [0, 0, 'orange'], [1, 100, 'green'],
+  ] as const)('shows %s as %s%% %s', (score, percent, tone) => expect(confidenceBadge(score)).toEqual({ percent, tone }));
+});
+
+describe('accuracyTierTone', () => {
+  it.each([
+    ['high', 'green'], ['medium', 'amber'], ['low', 'red'], ['region', 'blue'], ['moderate', 'neutral'], ['', 'neutral'],
+  ] as const)('styles tier %j as %s', (tier, tone) => expect(accuracyTierTone(tier)).toBe(tone));
+});
+
+describe('networkTypeLabel', () => {
+  it.each([
+    ['mobile', 'mobile'], ['business', 'business'], ['datacenter', 'datacenter'],
+    ['residential', 'other'], ['private', 'other'], ['other', 'other'],
+  ] as const)('shows %s as %s', (type, label) => expect(networkTypeLabel(type)).toBe(label));
+});
+
+describe('formatAccuracyRadius', () => {
+  it.each([
+    [5000, '5 km'], [1000, '1 km'], [1499, '1 km'], [1500, '2 km'], [10000, '10 km'], [22400, '22 km'],
+    [100, '100 m'], [999, '999 m'], [null, '5 km'], [undefined, '5 km'], [Number.NaN, '5 km'], [0, '5 km'],
+  ] as const)('shows %s m as %j', (m, text) => expect(formatAccuracyRadius(m)).toBe(text));
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { offerCategory, offersFor, panelUrgency } from './vpn-panel.ts';
+
+const rec = (vpn_detected: boolean, risk_level: 'low' | 'medium' | 'high', country_code = 'US') => ({ vpn_detected, risk_level, country_code });
+
+describe('panelUrgency', () => {
+  it.each([
+    [rec(true, 'high'), 'low', 'vpnDetected'],
+    [rec(true, 'low'), 'low', 'vpnDetected'],
+    [rec(false, 'high'), 'high', 'highRisk'],
+    [rec(false, 'medium'), 'medium', 'moderateRisk'],
+    [rec(false, 'low'), 'low', 'protect'],
+  ] as const)('gives %j urgency %s and headline %s', (record, urgency, headline) =>
+    expect(panelUrgency(record)).toEqual({ urgency, headline }));
+});
+
+describe('offerCategory', () => {
+  it.each([
+    [rec(true, 'high', 'CN'), 'privacy'],
+    [rec(true, 'low', 'TR'), 'privacy'],
+    ...['CN', 'RU', 'IR', 'KP', 'SA', 'AE', 'SG'].map((c) => [rec(false, 'low', c), 'security'] as const),
+    [rec(false, 'low', 'sg'), 'security'],
+    [rec(false, 'low', 'TR'), 'streaming'],
+    [rec(false, 'medium', 'EG'), 'streaming'],
+    [rec(false, 'low', 'US'), 'privacy'],
+    [rec(false, 'low', 'DE'), 'privacy'],
+    [rec(false, 'low', 'Unknown'), 'privacy'],
+  ] as const)('picks for %j the %s offers', (record, category) => expect(offerCategory(record)).toBe(category));
+});
+
+describe('offersFor', () => {
+  const offers = [
+    { id: 'b', category: 'security', order: 2 },
+    { id: 'x', category: 'privacy', order: 1 },
+    { id: 'a', category: 'security', order: 1 },
+  ] as const;
+  it('keeps the category in editorial order and labels only the first as recommended', () => {
+    expect(offersFor(offers, 'security').map((o) => [o.id, o.recommended])).toEqual([['a', true], ['b', false]]);
+  });
+  it('returns nothing for a category without offers', () => expect(offersFor(offers, 'streaming')).toEqual([]));
+});
+
+describe('the panel copy in content', () => {
+  it('words each headline exactly as the spec does', async () => {
+    const [entry] = (await import('../../content/site/lookup-text.json')).default;
+    expect(entry!.vpnPanel.headlines).toEqual({
+      vpnDetected: 'VPN Detected - Upgrade Your Protection',
+      highRisk: 'High Risk Location Detected',
+      moderateRisk: 'Moderate Privacy Risk',
+      protect: 'Protect Your Privacy',
+    });
+    expect(entry!.vpnPanel.recommended).toBe('RECOMMENDED');
+  });
+
+  it('has two offers in each category, so every category shows a recommended one and an alternative', async () => {
+    const offers = (await import('../../content/site/offers.json')).default as Array<{ category: 'security' | 'streaming' | 'privacy'; order: number }>;
+    for (const category of ['security', 'streaming', 'privacy'] as const) {
+      expect(offersFor(offers, category).map((o) => o.recommended)).toEqual([true, false]);
+    }
+  });
+});

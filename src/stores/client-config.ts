@@ -1,0 +1,27 @@
+/**
+ * `$clientConfig`: runtime settings (tiles, STUN) for the islands. `/` passes them in;
+ * prerendered pages load them once from GET /api/config.
+ */
+import { atom } from 'nanostores';
+import { ClientConfigSchema, type ClientConfig } from '../lib/client-config.ts';
+
+export const $clientConfig = atom<ClientConfig | null>(null);
+
+let loading: Promise<void> | null = null;
+
+/** Uses the config the page was rendered with, or fetches it (once) when there is none. */
+export function ensureClientConfig(initial?: ClientConfig): Promise<void> {
+  if ($clientConfig.get()) return Promise.resolve();
+  if (initial) {
+    $clientConfig.set(initial);
+    return Promise.resolve();
+  }
+  loading ??= fetch('/api/config', { headers: { accept: 'application/json' } })
+    .then((res) => (res.ok ? res.json() : null))
+    .then((body: unknown) => {
+      const parsed = ClientConfigSchema.safeParse(body);
+      if (parsed.success) $clientConfig.set(parsed.data);
+      else loading = null;
+    }, () => { loading = null; });
+  return loading;
+}

@@ -1,0 +1,108 @@
+/**
+ * `$lookup`: the visitor's lookup record and where its loading stands. The page seeds
+ * it from the server's record (no request on first view); prerendered pages load it
+ * with GET /api/lookup; refresh, GPS and the WebRTC check post their context with
+ * POST /api/lookup. Every response is validated and its round trip measured.
+ */
+import { atom, map } from 'nanostores';
+import { ApiErrorSchema, LookupResponseSchema, type LookupRequest, type LookupResponse } from '../lib/record.ts';
+import { roundTripMs } from '../lib/round-trip.ts';
+
+export type LookupStatus = 'idle' | 'loading' | 'loaded' | 'error';
+
+export interface LookupState {
+  status: LookupStatus;
+  /** The last good record; kept while a refresh is in flight or failed. */
+  data: LookupResponse | null;
+  /** Why the last request failed (for logs; the screen shows the content's message). */
+  error: string | null;
+}
+
+export const LOOKUP_URL = '/api/lookup';
+
+export const $lookup = atom<LookupState>({ status: 'idle', data: null, error: null });
+
+/** What POST /api/lookup carries besides the browser's own facts: set by the GPS and WebRTC stores. */
+export const $lookupContext = map<Pick<LookupRequest, 'browserLocation' | 'webrtc'>>({});
+
+/** Takes the server-rendered record as the current one, unless something newer is there. */
+export function seedLookup(data: LookupResponse): void {
+  if ($lookup.get().status === 'idle') $lookup.set({ status: 'loaded', data, error: null });
+}
+
+let latest = 0;
+let foreground: Promise<void> | null = null;
+
+/** Times the finished request from its Resource Timing entry (the newest one for the URL). */
+async function measureRoundTrip(url: string): Promise<number | null> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const entries = performance.getEntriesByName(url, 'resource') as PerformanceResourceTiming[];
+    const entry = entries.at(-1);
+    if (entry && entry.responseEnd > 0) return roundTripMs(entry);
+    // The entry is queued after the body is read; give the browser a tick to add it.
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return null;
+}
+
+async function request(init?: RequestInit): Promise<LookupResponse> {
+  const url = new URL(LOOKUP_URL, location.href).href;
+  const res = await fetch(url, { ...init, cache: 'no-store', headers: { accept: 'application/json', ...init?.headers } });
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const parsed = ApiErrorSchema.safeParse(body);
+    throw new Error(parsed.success ? `${parsed.data.error.code}: ${parsed.data.error.message}` : `HTTP ${res.status}`);
+  }
+  const parsed = LookupResponseSchema.safeParse(body);
+  if (!parsed.success) throw new Error('The lookup answer did not have the expected shape.');
+  const rtt = await measureRoundTrip(url);
+  return { ...parsed.data, data: { ...parsed.data.data, rtt_ms: rtt ?? parsed.data.data.rtt_ms } };
+}
+
+/** The browser's own facts that POST /api/lookup carries. */
+function clientInfo(): NonNullable<LookupRequest['clientInfo']> {
+  return { timezone: Intl.DateTimeFormat().resolvedOptions().timeZone, language: navigator.language, userAgent: navigator.userAgent };
+}
+
+/**
+ * Runs one lookup. A foreground run shows the loading state and, on failure, the error
+ * screen; a background run (the WebRTC check) only replaces the record when it succeeds.
+ * A newer run makes older answers stale.
+ */
+async function run(method: 'GET' | 'POST', background: boolean): Promise<void> {
+  const id = ++latest;
+  if (!background) $lookup.set({ ...$lookup.get(), status: 'loading', error: null });
+  try {
+    const init: RequestInit | undefined = method === 'POST'
+      ? { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientInfo: clientInfo(), ...$lookupContext.get() } satisfies LookupRequest) }
+      : undefined;
+    const data = await request(init);
+    if (id === latest) $lookup.set({ status: 'loaded', data, error: null });
+  } catch (error) {
+    // A quiet update that fails changes nothing (spec: the probe's failure is silent).
+    if (id !== latest || background) return;
+    $lookup.set({ ...$lookup.get(), status: 'error', error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+function runForeground(method: 'GET' | 'POST'): Promise<void> {
+  const current = run(method, false).finally(() => { if (foreground === current) foreground = null; });
+  foreground = current;
+  return current;
+}
+
+/** First load of a page without a server record (prerendered pages): GET, once. */
+export function ensureLookup(): void {
+  if ($lookup.get().status === 'idle') void runForeground('GET');
+}
+
+/** Refresh Data, Try Again and the GPS update: a new lookup with everything the browser knows. */
+export function refreshLookup(): Promise<void> {
+  return runForeground('POST');
+}
+
+/** A quiet update after the WebRTC check: no loading state, no error screen; waits for a visible run. */
+export async function updateLookupQuietly(): Promise<void> {
+  if (foreground) await foreground;
+  return run('POST', true);
+}

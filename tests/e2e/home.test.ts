@@ -1,0 +1,237 @@
+/**
+ * The home page in a real Chromium against the built server, as a visitor from a public
+ * address (a trusted proxy's X-Forwarded-For): the record in the first HTML byte, copy,
+ * export, refresh with a measured round trip, GPS, errors, the map and the tabs.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
+import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+
+/** A public address the databases know; the server believes it from the loopback proxy. */
+const VISITOR = '8.8.8.8';
+const AS_VISITOR = { 'x-forwarded-for': VISITOR };
+
+let server: RunningServer;
+let browser: Browser;
+let expected: LookupResponse;
+/** The address's timezone when the databases name one (else the browser keeps its own). */
+let timezoneId: string | undefined;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  const res = await fetch(`${server.url}/api/lookup`, { headers: AS_VISITOR });
+  expected = LookupResponseSchema.parse(await res.json());
+  timezoneId = expected.data.timezone.includes('/') ? expected.data.timezone : undefined;
+});
+afterAll(async () => {
+  // A server that died mid-run explains every later failure: show what it said.
+  if (server && server.process.exitCode !== null) console.error(`server exited early:\n${server.output()}`);
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * A browser in the address's own timezone: the page posts its timezone after the WebRTC
+ * check, and a mismatch would (rightly) change the VPN verdict and accuracy mid-test.
+ */
+async function visit(options: BrowserContextOptions = {}) {
+  const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, timezoneId, ...options });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/`);
+  if (options.javaScriptEnabled !== false) await hydrated(page);
+  return { context, page };
+}
+
+/** Waits until every island has hydrated (Astro drops the `ssr` attribute then). */
+function hydrated(page: Page) {
+  return page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
+describe('the first response', () => {
+  it('carries the IP, place, badges and network in the HTML before any script runs', async () => {
+    const html = await (await fetch(`${server.url}/`, { headers: AS_VISITOR })).text();
+    expect(html).toMatch(new RegExp(`data-testid="ip"[^>]*>${VISITOR.replaceAll('.', '\\.')}<`));
+    expect(html).toContain(expected.data.city);
+    expect(html).toContain(expected.data.country_name);
+    expect(html).toContain(expected.data.isp);
+    expect(html).toMatch(/data-badge="vpn"/);
+    expect(html).toMatch(/data-badge="confidence"/);
+    // Nothing measured a round trip yet, so there is no RTT badge.
+    expect(html).not.toMatch(/data-badge="rtt"/);
+  });
+
+  it('shows the record with JavaScript turned off, overview open, other panels one link away', async () => {
+    const { context, page } = await visit({ javaScriptEnabled: false });
+    await expect(page.getByTestId('ip').textContent()).resolves.toBe(VISITOR);
+    await expect(page.getByTestId('place').textContent()).resolves.toContain(expected.data.country_name);
+    await expect(page.getByRole('heading', { name: 'Network Details' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText(expected.data.asn, { exact: true }).isVisible()).resolves.toBe(true);
+    await page.getByRole('tab', { name: 'VPN' }).click();
+    await expect(page.getByTestId('vpn-panel').isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+});
+
+describe('copy and export', () => {
+  it('copies the IP and shows the toast and badge for two seconds', async () => {
+    const { context, page } = await visit({ permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.getByTestId('ip').click();
+    await page.getByRole('status').getByText('Copied!').waitFor();
+    await page.getByText('Copied to clipboard').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(VISITOR);
+    await page.getByText('Copied!').waitFor({ state: 'detached', timeout: 3000 });
+    await context.close();
+  });
+
+  it('says so when the clipboard refuses', async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, timezoneId });
+    await context.addInitScript(() => {
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await hydrated(page);
+    await page.getByTestId('ip').click();
+    await page.getByText('Copy failed: Unable to copy to clipboard').waitFor();
+    await context.close();
+  });
+
+  it('downloads the export record with every field', async () => {
+    const { context, page } = await visit({ acceptDownloads: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Data' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^ip-info-.+\.json$/);
+    const record = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    expect(Object.keys(record).sort()).toEqual(['connection', 'deviceInfo', 'ipInfo', 'language', 'screen', 'timestamp', 'timezone', 'userAgent']);
+    expect(new Date(record.timestamp).toISOString()).toBe(record.timestamp);
+    expect(record.ipInfo.ip).toBe(VISITOR);
+    expect(record.ipInfo.city).toBe(expected.data.city);
+    expect(record.deviceInfo).toMatchObject({ browser: 'Chrome', device: 'Desktop' });
+    expect(record.userAgent).toMatch(/Chrome/);
+    expect(record.timezone).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
+    expect(record.language).toBe(await page.evaluate(() => navigator.language));
+    expect(record.screen).toEqual(await page.evaluate(() => ({ width: screen.width, height: screen.height, colorDepth: screen.colorDepth })));
+    // Chromium has the Network Information API.
+    expect(Object.keys(record.connection).sort()).toEqual(['downlink', 'effectiveType', 'rtt']);
+    await context.close();
+  });
+});
+
+describe('refresh and errors', () => {
+  it("reads 'Refreshing...' while the lookup runs, then shows the data with a measured round trip", async () => {
+    const { context, page } = await visit();
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/lookup', async (route) => { await held; await route.continue(); });
+    await page.getByRole('button', { name: 'Refresh Data' }).click();
+    const busy = page.getByRole('button', { name: 'Refreshing...' });
+    await busy.waitFor();
+    expect(await busy.isDisabled()).toBe(true);
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/lookup') && r.request().method() === 'POST');
+    release();
+    const response = await answered;
+    expect(response.headers()['server-timing']).toMatch(/lookup;dur=[\d.]+/);
+    await page.getByRole('button', { name: 'Refresh Data' }).waitFor();
+    await expect(page.getByTestId('ip').textContent()).resolves.toBe(VISITOR);
+    const rtt = await page.locator('[data-badge="rtt"]').textContent();
+    expect(rtt).toMatch(/^Round trip \d+ ms$/);
+    await context.close();
+  });
+
+  it("shows 'Connection Error' when the lookup fails, and 'Try Again' recovers", async () => {
+    const { context, page } = await visit();
+    await page.route('**/api/lookup', (route) => route.abort());
+    await page.getByRole('button', { name: 'Refresh Data' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Connection Error' });
+    await dialog.waitFor();
+    await expect(dialog.getByText('Failed to fetch IP information. Please try again.').isVisible()).resolves.toBe(true);
+    await page.unroute('**/api/lookup');
+    await dialog.getByRole('button', { name: 'Try Again' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect(page.getByTestId('ip').textContent()).resolves.toBe(VISITOR);
+    await context.close();
+  });
+});
+
+describe('precise location', () => {
+  it("sends the GPS fix and shows the record as 'GPS Enhanced'", async () => {
+    const { context, page } = await visit({ geolocation: { latitude: 48.858_37, longitude: 2.294_48, accuracy: 12 }, permissions: ['geolocation'] });
+    const button = page.getByRole('button', { name: 'Enable Precise GPS Location' });
+    const posted = page.waitForRequest((r) => r.url().endsWith('/api/lookup') && r.method() === 'POST' && /browserLocation":\{/.test(r.postData() ?? ''));
+    await button.click();
+    expect(JSON.parse((await posted).postData()!).browserLocation).toEqual({ lat: 48.858_37, lng: 2.294_48, accuracy: 12 });
+    await page.locator('[data-badge="gps"]', { hasText: 'GPS Enhanced' }).waitFor();
+    await expect(page.locator('[data-badge="tier"]').textContent()).resolves.toBe('Accuracy: high');
+    await expect(button.count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('gives a short message, not a spinner, when permission is denied', async () => {
+    const { context, page } = await visit();
+    await page.getByRole('button', { name: 'Enable Precise GPS Location' }).click();
+    await page.getByText('Location permission was denied.').waitFor();
+    await expect(page.locator('[data-badge="gps"]').count()).resolves.toBe(0);
+    await context.close();
+  });
+});
+
+describe('tabs and map', () => {
+  it('works from the keyboard: arrows, Home and End move and select', async () => {
+    const { context, page } = await visit();
+    const tab = (name: string) => page.getByRole('tab', { name });
+    await tab('Overview').focus();
+    const selected = async () => page.evaluate(() => {
+      const active = document.activeElement!;
+      return { focused: active.textContent, selected: active.getAttribute('aria-selected'), panelVisible: !document.getElementById(active.getAttribute('aria-controls')!)!.hidden };
+    });
+    await page.keyboard.press('ArrowRight');
+    expect(await selected()).toEqual({ focused: 'VPN', selected: 'true', panelVisible: true });
+    await page.keyboard.press('End');
+    expect(await selected()).toEqual({ focused: 'Map', selected: 'true', panelVisible: true });
+    await page.keyboard.press('ArrowRight');
+    expect(await selected()).toEqual({ focused: 'Overview', selected: 'true', panelVisible: true });
+    await page.keyboard.press('ArrowLeft');
+    expect((await selected()).focused).toBe('Map');
+    await page.keyboard.press('Home');
+    expect((await selected()).focused).toBe('Overview');
+    await expect(page.locator('#panel-map').isHidden()).resolves.toBe(true);
+    await expect(tab('VPN').getAttribute('aria-selected')).resolves.toBe('false');
+    await context.close();
+  });
+
+  it('shows the pulsing marker, the accuracy circle and the popup on the map tab', async () => {
+    const { context, page } = await visit();
+    await page.getByRole('tab', { name: 'Map' }).click();
+    const marker = page.locator('.leaflet-marker-icon.pulse-marker');
+    await marker.waitFor();
+    const circle = page.locator('path.leaflet-interactive');
+    await circle.waitFor();
+    // The circle is the record's accuracy radius at zoom 13 (Web Mercator metres per pixel).
+    const { latitude, accuracy_radius } = expected.data;
+    const metresPerPixel = (156_543.034 * Math.cos((latitude * Math.PI) / 180)) / 2 ** 13;
+    const box = (await circle.boundingBox())!;
+    expect(box.height / 2).toBeGreaterThan((accuracy_radius / metresPerPixel) * 0.9);
+    expect(box.height / 2).toBeLessThan((accuracy_radius / metresPerPixel) * 1.1);
+    expect((await page.locator('.map-box').boundingBox())!.height).toBe(600);
+    await marker.click();
+    const popup = page.locator('.leaflet-popup-content');
+    await popup.waitFor();
+    const text = await popup.textContent();
+    expect(text).toContain(`${expected.data.city}, ${expected.data.country_name}`);
+    expect(text).toContain(`${expected.data.latitude.toFixed(6)}, ${expected.data.longitude.toFixed(6)}`);
+    await circle.hover({ position: { x: box.width / 2 + 30, y: box.height / 2 } });
+    await page.locator('.leaflet-tooltip', { hasText: 'Approximate location area (IP-based)' }).waitFor();
+    await context.close();
+  });
+
+  it('explains instead of mapping 0,0 for a private address', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.getByRole('tab', { name: 'Map' }).click();
+    await page.getByText(/Loopback address: there is no place to show on a map/).waitFor();
+    await expect(page.locator('.leaflet-container').count()).resolves.toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,88 @@
+/** /ip-2 and /ip-4: prerendered pages that load the visitor's record in the browser. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
+import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+
+const AS_VISITOR = { 'x-forwarded-for': '8.8.8.8' };
+let server: RunningServer;
+let browser: Browser;
+let expected: LookupResponse;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  expected = LookupResponseSchema.parse(await (await fetch(`${server.url}/api/lookup`, { headers: AS_VISITOR })).json());
+});
+afterAll(async () => { await browser?.close(); await server?.stop(); });
+
+describe("/ip-2, What's My IP Address?", () => {
+  it('loads the record with GET /api/lookup and shows IP, badges, cards and the map', async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, geolocation: { latitude: 52.52, longitude: 13.405 }, permissions: ['geolocation'] });
+    const page = await context.newPage();
+    const loaded = page.waitForResponse((r) => r.url().endsWith('/api/lookup') && r.request().method() === 'GET');
+    await page.goto(`${server.url}/ip-2`);
+    expect((await loaded).status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe("What's My IP Address?");
+    await page.getByTestId('ip').filter({ hasText: '8.8.8.8' }).waitFor();
+    await expect(page.locator('[data-badge="vpn"]').isVisible()).resolves.toBe(true);
+    await expect(page.locator('[data-badge="tier"]').isVisible()).resolves.toBe(true);
+    await expect(page.getByText(expected.data.isp, { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { name: 'Device Info' }).isVisible()).resolves.toBe(true);
+    // The map loads once it scrolls into view.
+    await expect(page.locator('.leaflet-container').count()).resolves.toBe(0);
+    await page.getByTestId('map').scrollIntoViewIfNeeded();
+    await page.locator('.leaflet-marker-icon').waitFor();
+    await page.getByRole('button', { name: 'Get Precise GPS Location' }).click();
+    await page.locator('[data-badge="gps"]', { hasText: 'GPS Enhanced' }).waitFor();
+    await context.close();
+  });
+
+  it("shows 'Connection Error' when the lookup fails, and 'Try Again' loads it", async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR });
+    const page = await context.newPage();
+    await page.route('**/api/lookup', (route) => route.abort());
+    await page.goto(`${server.url}/ip-2`);
+    const dialog = page.getByRole('alertdialog', { name: 'Connection Error' });
+    await dialog.waitFor();
+    await page.unroute('**/api/lookup');
+    await dialog.getByRole('button', { name: 'Try Again' }).click();
+    await page.getByTestId('ip').filter({ hasText: '8.8.8.8' }).waitFor();
+    await context.close();
+  });
+
+  it("shows 'Loading your location...' only while the lookup is in flight", async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR });
+    const page = await context.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/lookup', async (route) => { await held; await route.continue(); });
+    await page.goto(`${server.url}/ip-2`);
+    await page.getByText('Loading your location...').waitFor();
+    await expect(page.getByText('This may take a few seconds').isVisible()).resolves.toBe(true);
+    release();
+    await page.getByText('Loading your location...').waitFor({ state: 'detached' });
+    await page.getByTestId('ip').waitFor();
+    await context.close();
+  });
+});
+
+describe('/ip-4, privacy protection recommendations', () => {
+  it("shows the VPN panel for the visitor's record and the checklist", async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/ip-4`);
+    const panel = page.getByTestId('vpn-panel');
+    await panel.waitFor();
+    const headline = await panel.getByRole('heading', { level: 2 }).textContent();
+    const titles: Record<string, string> = { low: 'Protect Your Privacy', medium: 'Moderate Privacy Risk', high: 'High Risk Location Detected' };
+    expect(headline).toBe(expected.data.vpn_detected ? 'VPN Detected - Upgrade Your Protection' : titles[expected.data.risk_level]);
+    await expect(panel.getByText('RECOMMENDED').count()).resolves.toBe(1);
+    await expect(panel.getByText(/^Editor's rating: \d\.\d out of 5$/).count()).resolves.toBe(2);
+    // Offers without an affiliate URL show no link at all, never href="#".
+    await expect(panel.locator('a[href="#"]').count()).resolves.toBe(0);
+    for (const link of await panel.locator('a').all()) await expect(link.getAttribute('rel')).resolves.toBe('sponsored noopener');
+    await expect(page.getByRole('heading', { name: 'Privacy checklist' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('.checklist > li').count()).resolves.toBeGreaterThanOrEqual(5);
+    await context.close();
+  });
+});

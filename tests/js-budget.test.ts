@@ -1,0 +1,56 @@
+/**
+ * Size budget of `/` (STYLE.md: budgets checked by a test): the JavaScript the built page
+ * loads before the map is needed — its module scripts, island components and renderers,
+ * and everything they import statically — is at most 100 KB gzip, and holds no Leaflet
+ * (which loads only with the map). Needs a build (`npm run build`).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './e2e/harness.ts';
+
+const CLIENT = path.resolve('dist/client');
+const BUDGET_BYTES = 100 * 1024;
+// Static imports only: `import x from "./a.js"`, `import "./a.js"`, `export * from "./a.js"`; not `import("./a.js")`.
+const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"']+\.js)["']/g;
+
+let server: RunningServer;
+beforeAll(async () => { server = await startServer(); });
+afterAll(async () => { await server?.stop(); });
+
+/** Every JS file the page's entry URLs pull in statically, by URL path. */
+function staticClosure(entries: string[]): Map<string, string> {
+  const files = new Map<string, string>();
+  const queue = [...entries];
+  while (queue.length) {
+    const url = queue.pop()!;
+    if (files.has(url)) continue;
+    const source = readFileSync(path.join(CLIENT, url), 'utf8');
+    files.set(url, source);
+    for (const [, spec] of source.matchAll(STATIC_IMPORT)) queue.push(new URL(spec!, `http://x${url}`).pathname);
+  }
+  return files;
+}
+
+it('ships at most 100 KB of gzipped JavaScript on / before the map, without Leaflet', async () => {
+  const html = await (await fetch(`${server.url}/`)).text();
+  const entries = [
+    ...[...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)].map((m) => m[1]!),
+    ...[...html.matchAll(/(?:component|renderer)-url="([^"]+)"/g)].map((m) => m[1]!),
+  ];
+  expect(entries.length).toBeGreaterThan(3);
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).join('\n');
+  const files = staticClosure([...new Set(entries)]);
+  const sizes = [...files].map(([url, source]) => [url, gzipSync(source).length] as const);
+  const total = sizes.reduce((sum, [, n]) => sum + n, 0) + gzipSync(inline).length;
+  console.log(`/ loads ${files.size} scripts: ${(total / 1024).toFixed(1)} KB gzip\n${sizes.map(([u, n]) => `  ${u} ${(n / 1024).toFixed(1)} KB`).join('\n')}`);
+  expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+  for (const [url, source] of files) {
+    expect(url).not.toMatch(/leaflet/i);
+    expect(source, url).not.toContain('_leaflet_id');
+  }
+  // The map's chunk exists and is reached only through a dynamic import.
+  const lazy = [...files.values()].join('\n').match(/import\(\s*[`"']([^`"']*leaflet-map[^`"']*\.js)[`"']\s*\)/);
+  expect(lazy, 'the map island imports its Leaflet chunk dynamically').not.toBeNull();
+});
