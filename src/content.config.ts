@@ -336,8 +336,160 @@ const privacyChecklist = defineCollection({
   }),
 });
 
+// Advanced tools (/ip-3) and performance (/performance) pages (text and template: see above).
+
+/** Head of a page section: search metadata, breadcrumb, h1 and the closing call to action's heading and text. */
+const pageHead = (path: string) => ({
+  id: z.literal('page'),
+  title: z.string().min(1).max(70).describe(`Browser title of ${path}; unique across the site`),
+  description: z.string().min(50).max(170).describe(`Meta description of ${path}, 50-170 characters; unique across the site`),
+  breadcrumb: text('Short name of the page in the breadcrumb trail'),
+  heading: text('The page heading (h1)'),
+  ctaHeading: text('Heading of the closing call to action'),
+  ctaText: text('Sentence of the call to action'),
+});
+
+const ipTools = defineCollection({
+  loader: file('content/site/ip-tools.json'),
+  schema: z.discriminatedUnion('id', [
+    z.strictObject({
+      ...pageHead('/ip-3'),
+      intro: text('Paragraph under the heading'),
+      ctaPerformance: text('Link to /performance'),
+      ctaHome: text('Link to /'),
+    }),
+    z.strictObject({
+      id: z.literal('lookup'),
+      heading: text('Heading of the single-address lookup'),
+      intro: text('What the lookup tells'),
+      inputLabel: text('Label of the address field'),
+      inputHint: text('Hint under the field'),
+      submit: text('Submit button'),
+      busy: text('Submit button while the lookup runs'),
+      resultHeading: template('Heading of the result card, with {ip}'),
+      networkError: text('Shown when the server cannot be reached'),
+      invalidResponse: text('Shown when the answer is not a lookup'),
+      fields: z.strictObject({
+        place: text('Label: city, region, country'), coordinates: text('Label: latitude, longitude'),
+        timezone: text('Label: timezone'), network: text('Label: ISP or organisation'), asn: text('Label: ASN'),
+        networkType: text('Label: network type'), vpn: text('Label: VPN verdict'), accuracy: text('Label: accuracy'),
+        reserved: text('Label: special-purpose address kind'),
+      }),
+      vpnDetected: template('VPN verdict when detected, with {score}'),
+      vpnNotDetected: template('VPN verdict when not detected, with {score}'),
+      noIndicators: text('Shown when no VPN indicator fired'),
+      accuracyValue: template('Accuracy line, with {tier}, {radius} (e.g. "2 km") and {confidence} (percent)'),
+      unknown: text('Shown for a field the databases do not know'),
+    }),
+    z.strictObject({
+      id: z.literal('bulk'),
+      heading: text('Heading of the bulk lookup'),
+      intro: text('How to paste addresses'),
+      inputLabel: text('Label of the text area'),
+      submit: text('Submit button'),
+      busy: text('Submit button while the lookup runs'),
+      count: template('How many addresses will be sent, with {count}'),
+      duplicates: template('How many repeats were dropped, with {count}'),
+      empty: text('Shown when a submit finds no address'),
+      tooMany: template('Shown over the limit, with {count} and {limit}'),
+      caption: text('Caption of the results table'),
+      columns: z.strictObject({
+        input: text('Column: the pasted entry'), place: text('Column: place'), network: text('Column: network'),
+        asn: text('Column: ASN'), networkType: text('Column: network type'), vpn: text('Column: VPN verdict'),
+      }),
+      rowError: template('A row whose entry failed, with {message}'),
+      vpnYes: text('VPN column when detected'),
+      vpnNo: text('VPN column when not detected'),
+      download: text('CSV download button'),
+      downloadBusy: text('CSV download button while the file is prepared'),
+      downloadFailed: template('Shown when the CSV fails, with {message}'),
+      fileName: z.string().regex(/^[\w.-]+\.csv$/).describe('Name of the downloaded file'),
+      networkError: text('Shown when the server cannot be reached'),
+      invalidResponse: text('Shown when the answer is not a bulk result'),
+      unknown: text('Shown in a cell the databases do not know'),
+    }),
+    z.strictObject({
+      id: z.literal('webrtc'),
+      heading: text('Heading of the WebRTC leak test section'),
+      intro: text('What the test does and why it matters'),
+      resultTitle: text("Heading of the test's result line (the line's own texts: lookup-text.json webrtc)"),
+    }),
+    z.strictObject({
+      id: z.literal('families'),
+      heading: text('Heading of the IPv4/IPv6 check'),
+      intro: text('What the check does'),
+      ipv4: text('Label of the IPv4 row'),
+      ipv6: text('Label of the IPv6 row'),
+      checking: text('Row value while asking'),
+      notAvailable: text('Row value when that family gave no address'),
+      notConfigured: text('Row value when that family has no echo URL'),
+      noneConfigured: text('Shown instead of the rows when neither family is configured'),
+      configFailed: text('Shown when /api/config cannot be read'),
+      loading: text('Shown while the settings load'),
+    }),
+  ]),
+});
+
+const performanceCopy = defineCollection({
+  loader: file('content/site/performance.json'),
+  schema: z.discriminatedUnion('id', [
+    z.strictObject({
+      ...pageHead('/performance'),
+      headline: text('Headline statement; no figure here that nothing measured'),
+      intro: text('Paragraph under the headline'),
+      ctaLabel: text('Call to action link to /'),
+    }),
+    z.strictObject({
+      id: z.literal('vitals'),
+      heading: text('Heading of the live panel'),
+      intro: text('How the panel measures'),
+      measuring: text('Status while measuring'),
+      notMeasured: text('Value of a metric that has not reported yet'),
+      ratings: z.strictObject({
+        good: text('Rating label: good'),
+        'needs-improvement': text('Rating label: needs improvement'),
+        poor: text('Rating label: poor'),
+      }),
+    }),
+    z.strictObject({
+      id: z.literal('benchmarks'),
+      heading: text('Heading of the benchmark table'),
+      intro: text('What the figures are'),
+      empty: text('Shown while no benchmark result is recorded'),
+      caption: text('Caption of the benchmark table'),
+      columns: z.strictObject({
+        name: text('Column: benchmark'), value: text('Column: result'),
+        measuredOn: text('Column: date'), command: text('Column: command'),
+      }),
+    }),
+  ]),
+});
+
+const webVitals = defineCollection({
+  loader: file('content/site/web-vitals.json'),
+  schema: z.strictObject({
+    id: z.enum(['LCP', 'FCP', 'CLS', 'INP', 'TTFB']).describe('Metric short name as web-vitals reports it'),
+    name: text('Full metric name'),
+    unit: z.enum(['ms', '']).describe('Unit shown after the value; empty for the unitless CLS'),
+    description: text('What the metric measures and its good threshold'),
+  }),
+});
+
+const benchmarks = defineCollection({
+  loader: inFileOrder('content/site/benchmarks.json'),
+  schema: z.strictObject({
+    id, position,
+    name: text('What was measured, e.g. "GET /api/lookup/{ip}, p50 latency"'),
+    value: z.number().describe('The measured figure, as the command printed it'),
+    unit: z.string().describe('Unit of value, e.g. "ms" or "req/s"'),
+    measuredOn: z.iso.date().describe('Day of the measurement, YYYY-MM-DD'),
+    command: text('The command that produced the figure, e.g. "npm run bench:api"'),
+  }),
+});
+
 export const collections = {
   navigation, explore, pages, offers, cities, isps, tools, guides, blog,
   trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
   lookupText, lookupPages, privacyChecklist,
+  ipTools, performance: performanceCopy, webVitals, benchmarks,
 };

@@ -1,0 +1,49 @@
+/**
+ * Requests to our own API from the browser, with every answer validated: a typed value,
+ * or a failure the island can word (the API's own message, the network, a malformed reply).
+ */
+import type * as z from 'zod/mini';
+import { ApiErrorSchema } from '../lib/record.ts';
+
+/** Why a request did not give the expected data. */
+export type ApiFailure =
+  | { kind: 'api'; status: number; code: string; message: string }
+  | { kind: 'network' }
+  | { kind: 'invalid' };
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
+
+const NETWORK: ApiResult<never> = { ok: false, failure: { kind: 'network' } };
+const INVALID: ApiResult<never> = { ok: false, failure: { kind: 'invalid' } };
+
+async function failureOf(res: Response): Promise<ApiResult<never>> {
+  const parsed = ApiErrorSchema.safeParse(await res.json().catch(() => null));
+  if (!parsed.success) return INVALID;
+  const { code, message } = parsed.data.error;
+  return { ok: false, failure: { kind: 'api', status: res.status, code, message } };
+}
+
+/** Fetches JSON and checks it against `schema`; a 4xx/5xx body is read as the API's error shape. */
+export async function fetchJson<T>(url: string, schema: z.ZodMiniType<T>, init: RequestInit = {}): Promise<ApiResult<T>> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
+  } catch {
+    return NETWORK;
+  }
+  if (!res.ok) return failureOf(res);
+  const parsed = schema.safeParse(await res.json().catch(() => undefined));
+  return parsed.success ? { ok: true, data: parsed.data } : INVALID;
+}
+
+/** Fetches a text body (CSV, plain-text endpoints); errors are read as the API's error shape. */
+export async function fetchText(url: string, init: RequestInit = {}): Promise<ApiResult<string>> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+    if (res.ok) return { ok: true, data: await res.text() };
+  } catch {
+    return NETWORK;
+  }
+  return failureOf(res);
+}

@@ -1,0 +1,57 @@
+/** The IPv4/IPv6 check's store against a stand-in fetch: config, per-family answers, timeout. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const CONFIG = { tileUrl: 't', tileAttribution: 'a', stunUrl: 's' };
+
+/** Answers /api/config with the given URLs and each echo URL with `echo[url]` (a hang when missing). */
+function serve(ipv4Url: string | null, ipv6Url: string | null, echo: Record<string, string>) {
+  vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
+    if (url === '/api/config') return Promise.resolve(Response.json({ ...CONFIG, ipv4Url, ipv6Url }));
+    if (url in echo) return Promise.resolve(new Response(echo[url]));
+    return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+  });
+}
+
+async function run() {
+  vi.resetModules();
+  const { $ipFamilies, startFamilyCheck } = await import('./ip-families.ts');
+  startFamilyCheck();
+  await vi.waitFor(() => {
+    const state = $ipFamilies.get();
+    if (state.status === 'loading' || (state.status === 'ready' && [state.ipv4, state.ipv6].some((f) => f.status === 'checking'))) {
+      throw new Error('still checking');
+    }
+  }, { timeout: 8000 });
+  return $ipFamilies.get();
+}
+
+afterEach(() => { vi.unstubAllGlobals(); });
+
+describe('$ipFamilies', () => {
+  it('says both families are not configured when the server has no echo URLs', async () => {
+    serve(null, null, {});
+    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'not-configured' }, ipv6: { status: 'not-configured' } });
+  });
+
+  it('shows the address each family saw', async () => {
+    serve('https://v4.test/ip', 'https://v6.test/ip', { 'https://v4.test/ip': '203.0.113.7\n', 'https://v6.test/ip': '2001:db8::7\n' });
+    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'seen', ip: '203.0.113.7' }, ipv6: { status: 'seen', ip: '2001:db8::7' } });
+  });
+
+  it('counts an answer of the wrong family or not an address as not available', async () => {
+    serve('https://v4.test/ip', 'https://v6.test/ip', { 'https://v4.test/ip': '2001:db8::7', 'https://v6.test/ip': '<html>' });
+    expect(await run()).toMatchObject({ ipv4: { status: 'unavailable' }, ipv6: { status: 'unavailable' } });
+  });
+
+  it('gives up on a family after 5 s', async () => {
+    serve('https://v4.test/ip', null, {});
+    const started = Date.now();
+    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'unavailable' }, ipv6: { status: 'not-configured' } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
+  });
+
+  it('reports a config it cannot read', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(Response.json({ error: { code: 'internal', message: 'x' } }, { status: 500 })));
+    expect(await run()).toEqual({ status: 'config-failed' });
+  });
+});
