@@ -4,13 +4,11 @@
  * with a 4xx status; input never causes a 5xx.
  */
 import * as z from 'zod/mini';
-import { LookupRequestSchema, type IpInfo, type LookupResponse } from '../lib/record.ts';
+import { LookupRequestSchema, type LookupResponse } from '../lib/record.ts';
+import { BULK_LIMIT, type BulkResult } from '../lib/bulk.ts';
 import type { ClientConfig } from '../lib/client-config.ts';
 import { json, jsonError, type AppRequest, type AppResponse, type Handler } from './app.ts';
 import { InvalidIpError, type Engine, type LookupContext } from './lookup/engine.ts';
-
-/** Most addresses one bulk request may carry. */
-export const BULK_LIMIT = 100;
 
 /** Headers on every API answer: readable from any origin (no credentials are involved). */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -66,9 +64,6 @@ const describeIssue = (error: z.core.$ZodError): string => {
 
 const BulkBodySchema = z.union([z.array(z.unknown()), z.object({ ips: z.array(z.unknown()) })]);
 
-/** One row of a bulk answer. */
-export type BulkRow = { input: string; data: IpInfo } | { input: string; error: { code: string; message: string } };
-
 const CSV_COLUMNS = ['ip', 'country_code', 'country_name', 'region', 'city', 'latitude', 'longitude', 'timezone', 'asn', 'asn_org', 'network_type', 'vpn_detected'] as const;
 
 function csvCell(value: unknown): string {
@@ -79,7 +74,7 @@ function csvCell(value: unknown): string {
 }
 
 /** Bulk rows as CSV: a header, then one line per input, errors in the last column. */
-export function bulkCsv(rows: BulkRow[]): string {
+export function bulkCsv(rows: BulkResult[]): string {
   const lines = [['input', ...CSV_COLUMNS, 'error'].join(',')];
   for (const row of rows) {
     const cells = 'data' in row ? CSV_COLUMNS.map((c) => row.data[c]) : CSV_COLUMNS.map(() => '');
@@ -116,7 +111,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
       return jsonError(400, 'too_many', `At most ${BULK_LIMIT} addresses per request; this one has ${inputs.length}.`, CORS_HEADERS);
     }
     const start = performance.now();
-    const results: BulkRow[] = inputs.map((item) => {
+    const results: BulkResult[] = inputs.map((item) => {
       const input = typeof item === 'string' ? item : JSON.stringify(item) ?? '';
       const found = typeof item === 'string' ? timedLookup(engine, item) : undefined;
       return found

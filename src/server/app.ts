@@ -110,6 +110,9 @@ export function jsonError(status: number, code: string, message: string, headers
   return json(status, { error: { code, message } }, headers);
 }
 
+/** Shared by every request without a query string; handlers only read it. */
+const NO_QUERY: URLSearchParams = new URLSearchParams();
+
 const SECURITY_WITH_HSTS = { ...BASE_SECURITY_HEADERS, 'strict-transport-security': HSTS };
 const DEFAULT_REPLY_HEADERS = { 'content-security-policy': NON_HTML_CSP };
 
@@ -161,11 +164,10 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     } catch {
       return reply(jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'));
     }
-    let query: URLSearchParams | undefined;
     const appReq: AppRequest = {
       method: req.method ?? 'GET',
       path,
-      get query() { return (query ??= new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1))); },
+      query: q === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(q + 1)),
       headers,
       clientIp: clientIp(peer, headers, config.trustProxy),
       body: () => readBody(req, config.bodyLimit),
