@@ -68,6 +68,9 @@ describe('the first response', () => {
     await expect(page.getByTestId('place').textContent()).resolves.toContain(expected.data.country_name);
     await expect(page.getByRole('heading', { name: 'Network Details' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText(expected.data.asn, { exact: true }).isVisible()).resolves.toBe(true);
+    // Buttons that need scripts do not pretend to work without them.
+    await expect(page.getByRole('button', { name: 'Refresh Data' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Export Data' }).isDisabled()).resolves.toBe(true);
     await page.getByRole('tab', { name: 'VPN' }).click();
     await expect(page.getByTestId('vpn-panel').isVisible()).resolves.toBe(true);
     await context.close();
