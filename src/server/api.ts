@@ -41,8 +41,11 @@ export function timedLookup(engine: Engine, ip: string, ctx?: LookupContext): { 
 
 export const serverTiming = (ms: number): string => `lookup;dur=${ms.toFixed(3)};desc="IP lookup"`;
 
-const invalidIp = (ip: string) =>
-  jsonError(400, 'invalid_ip', `"${ip.slice(0, 64)}" is not a valid IPv4 or IPv6 address.`, CORS_HEADERS);
+/** Why an input is not an address, the same words in every endpoint and bulk row. */
+export const invalidIpMessage = (ip: string): string => `"${ip.slice(0, 64)}" is not a valid IPv4 or IPv6 address.`;
+
+/** The 400 answer for an input that is not an address. */
+export const invalidIp = (ip: string): AppResponse => jsonError(400, 'invalid_ip', invalidIpMessage(ip), CORS_HEADERS);
 
 function lookupReply(found: { result: LookupResponse; ms: number }, cacheControl = 'private, no-store'): AppResponse {
   return json(200, found.result, { ...CORS_HEADERS, 'server-timing': serverTiming(found.ms), 'cache-control': cacheControl });
@@ -116,7 +119,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
       const found = typeof item === 'string' ? timedLookup(engine, item) : undefined;
       return found
         ? { input, data: found.result.data }
-        : { input, error: { code: 'invalid_ip', message: `"${input.slice(0, 64)}" is not a valid IPv4 or IPv6 address.` } };
+        : { input, error: { code: 'invalid_ip', message: invalidIpMessage(input) } };
     });
     const headers = { ...CORS_HEADERS, 'server-timing': serverTiming(performance.now() - start) };
     const wantsCsv = req.query.get('format') === 'csv' || /\btext\/csv\b/.test(req.headers.get('accept') ?? '');

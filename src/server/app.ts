@@ -41,9 +41,12 @@ export interface AppParts {
   config: Config;
   site: StaticSite;
   handlers: Handler[];
-  renderPage?: PageRenderer;
-  /** Builds the locals of an on-demand page from the request (the lookup for `/`). */
-  pageLocals?: (req: AppRequest) => App.Locals | Promise<App.Locals>;
+  /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
+  page?: {
+    render: PageRenderer;
+    /** Builds the page's locals from the request (the lookup for `/`). */
+    locals: (req: AppRequest) => App.Locals | Promise<App.Locals>;
+  };
 }
 
 /** Wraps node's header access in the `get()` shape handlers use. */
@@ -192,15 +195,16 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
       // The 404 pages themselves are never a success, even when asked for by name.
       return sendStatic(req, res, file, path.endsWith('/404') ? 404 : 200);
     }
-    if (path === '/' && parts.renderPage) {
+    if (path === '/' && parts.page) {
       if (!isRead) return notAllowed();
-      const locals = parts.pageLocals ? await parts.pageLocals(appReq) : ({ clientIp: appReq.clientIp } as App.Locals);
+      const locals = await parts.page.locals(appReq);
       setSecurityHeaders(res, security);
       res.setHeader('cache-control', 'private, no-store');
-      return parts.renderPage(req, res, locals);
+      return parts.page.render(req, res, locals);
     }
-    if (path.length > 1 && path.endsWith('/') && site.get(path.replace(/\/+$/, ''))) {
-      const location = path.replace(/\/+$/, '') + (q === -1 ? '' : rawUrl.slice(q));
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : '';
+    if (trimmed && site.get(trimmed)) {
+      const location = trimmed + (q === -1 ? '' : rawUrl.slice(q));
       return reply({ status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` });
     }
     setSecurityHeaders(res, security);

@@ -30,7 +30,8 @@ export async function createAppServer(config: Config, distDir: string): Promise<
     createRoutes(config, distDir),
     loadPageRenderer(distDir),
   ]);
-  const app = createApp({ config, site, handlers: routes.handlers, renderPage, pageLocals: routes.pageLocals });
+  const page = renderPage && { render: renderPage, locals: routes.pageLocals };
+  const app = createApp({ config, site, handlers: routes.handlers, page });
   const server = createServer(
     // Slow clients must not pin the process: bounded headers, requests and idle keep-alive.
     { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 },

@@ -6,7 +6,7 @@
  */
 import type { IpInfo } from '../lib/record.ts';
 import { json, jsonError, type AppRequest, type AppResponse, type Handler } from './app.ts';
-import { CORS_HEADERS, serverTiming, timedLookup } from './api.ts';
+import { CORS_HEADERS, invalidIp, serverTiming, timedLookup } from './api.ts';
 import type { Engine } from './lookup/engine.ts';
 
 /** User-Agents of command-line clients, which get plain text at `/`. */
@@ -58,7 +58,7 @@ export function createTextEndpoints(engine: Engine): Handler {
     if (asked === null && (isRoot || path === '/ip')) return text(req.clientIp);
     const ip = asked ?? req.clientIp;
     const found = timedLookup(engine, ip, asked === null ? { headers: req.headers } : undefined);
-    if (!found) return jsonError(400, 'invalid_ip', `"${ip.slice(0, 64)}" is not a valid IPv4 or IPv6 address.`, CORS_HEADERS);
+    if (!found) return invalidIp(ip);
     const timing = { 'server-timing': serverTiming(found.ms) };
     if (isJson) return json(200, found.result.data, { ...CORS_HEADERS, ...timing });
     return text(isRoot ? found.result.data.ip : field!(found.result.data), timing);

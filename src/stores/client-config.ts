@@ -4,6 +4,7 @@
  */
 import { atom } from 'nanostores';
 import { ClientConfigSchema, type ClientConfig } from '../lib/client-config.ts';
+import { fetchJson } from './api-fetch.ts';
 
 export const $clientConfig = atom<ClientConfig | null>(null);
 
@@ -16,12 +17,9 @@ export function ensureClientConfig(initial?: ClientConfig): Promise<void> {
     $clientConfig.set(initial);
     return Promise.resolve();
   }
-  loading ??= fetch('/api/config', { headers: { accept: 'application/json' } })
-    .then((res) => (res.ok ? res.json() : null))
-    .then((body: unknown) => {
-      const parsed = ClientConfigSchema.safeParse(body);
-      if (parsed.success) $clientConfig.set(parsed.data);
-      else loading = null;
-    }, () => { loading = null; });
+  loading ??= fetchJson('/api/config', ClientConfigSchema).then((result) => {
+    if (result.ok) $clientConfig.set(result.data);
+    else loading = null;
+  });
   return loading;
 }

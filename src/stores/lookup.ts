@@ -5,7 +5,8 @@
  * POST /api/lookup. Every response is validated and its round trip measured.
  */
 import { atom, map } from 'nanostores';
-import { ApiErrorSchema, LookupResponseSchema, type LookupRequest, type LookupResponse } from '../lib/record.ts';
+import { LookupResponseSchema, type LookupRequest, type LookupResponse } from '../lib/record.ts';
+import { fetchJson, type ApiFailure } from './api-fetch.ts';
 import { roundTripMs } from '../lib/round-trip.ts';
 
 export type LookupStatus = 'idle' | 'loading' | 'loaded' | 'error';
@@ -45,18 +46,18 @@ async function measureRoundTrip(url: string): Promise<number | null> {
   return null;
 }
 
-async function request(init?: RequestInit): Promise<LookupResponse> {
+/** Words a failed request for the state's `error` (logs only; the screen words it from content). */
+function describeFailure(failure: ApiFailure): string {
+  if (failure.kind === 'api') return `${failure.code}: ${failure.message}`;
+  return failure.kind === 'network' ? 'The lookup request did not reach the server.' : 'The lookup answer did not have the expected shape.';
+}
+
+async function request(init: RequestInit = {}): Promise<LookupResponse> {
   const url = new URL(LOOKUP_URL, location.href).href;
-  const res = await fetch(url, { ...init, cache: 'no-store', headers: { accept: 'application/json', ...init?.headers } });
-  const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const parsed = ApiErrorSchema.safeParse(body);
-    throw new Error(parsed.success ? `${parsed.data.error.code}: ${parsed.data.error.message}` : `HTTP ${res.status}`);
-  }
-  const parsed = LookupResponseSchema.safeParse(body);
-  if (!parsed.success) throw new Error('The lookup answer did not have the expected shape.');
+  const result = await fetchJson(url, LookupResponseSchema, { ...init, cache: 'no-store' });
+  if (!result.ok) throw new Error(describeFailure(result.failure));
   const rtt = await measureRoundTrip(url);
-  return { ...parsed.data, data: { ...parsed.data.data, rtt_ms: rtt ?? parsed.data.data.rtt_ms } };
+  return { ...result.data, data: { ...result.data.data, rtt_ms: rtt ?? result.data.data.rtt_ms } };
 }
 
 /** The browser's own facts that POST /api/lookup carries. */
