@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientIp, forwardedProtoIsHttps } from './client-ip.ts';
 import type { Config } from './config.ts';
-import { BASE_SECURITY_HEADERS, HSTS, NON_HTML_CSP, withFrameAncestors } from './security-headers.ts';
+import { BASE_SECURITY_HEADERS, HSTS, MACHINE_SECURITY_HEADERS, NON_HTML_CSP, withFrameAncestors } from './security-headers.ts';
 import { negotiate, type StaticFile, type StaticSite } from './static-site.ts';
 
 /** A request as route handlers see it: parsed, with the derived client address. */
@@ -19,7 +19,7 @@ export interface AppRequest {
   /** Reads the body, rejecting with BodyTooLarge past the configured limit. */
   body(): Promise<Buffer>;
   /** Headers a handler that passed the request on wants on the eventual answer. */
-  responseHeaders: Record<string, string>;
+  responseHeaders: Record<string, string> | undefined;
 }
 
 /** What a route handler answers. */
@@ -49,14 +49,16 @@ export interface AppParts {
   };
 }
 
-/** Wraps node's header access in the `get()` shape handlers use. */
-function headerGetter(req: IncomingMessage): AppRequest['headers'] {
-  return {
-    get(name: string) {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
+/** Node's header access in the `get()` shape handlers use (a class: one shape, no closures per request). */
+class NodeHeaders {
+  private readonly req: IncomingMessage;
+  constructor(req: IncomingMessage) {
+    this.req = req;
+  }
+  get(name: string): string | null {
+    const value = this.req.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -116,23 +118,35 @@ export function jsonError(status: number, code: string, message: string, headers
 /** Shared by every request without a query string; handlers only read it. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
 
-const SECURITY_WITH_HSTS = { ...BASE_SECURITY_HEADERS, 'strict-transport-security': HSTS };
-const DEFAULT_REPLY_HEADERS = { 'content-security-policy': NON_HTML_CSP };
+const SECURITY_WITH_HSTS: Readonly<Record<string, string>> = { ...BASE_SECURITY_HEADERS, 'strict-transport-security': HSTS };
+
+/** The headers every handler answer starts with, as node's flat [name, value, ...] list. */
+const machineHeaders = (https: boolean): readonly string[] => Object.entries({
+  ...MACHINE_SECURITY_HEADERS,
+  ...(https ? { 'strict-transport-security': HSTS } : {}),
+  'content-security-policy': NON_HTML_CSP,
+}).flat();
+const MACHINE_HEADERS = machineHeaders(false);
+const MACHINE_HEADERS_HSTS = machineHeaders(true);
 
 /** Sets the security headers on a response whose other headers are set one by one (pages, files). */
-function setSecurityHeaders(res: ServerResponse, security: Readonly<Record<string, string>>): void {
+function setSecurityHeaders(res: ServerResponse, https: boolean): void {
+  const security = https ? SECURITY_WITH_HSTS : BASE_SECURITY_HEADERS;
   for (const name in security) res.setHeader(name, security[name]!);
 }
 
 /**
- * Sends a handler's answer with every header written in one `writeHead` call: this is the
- * path of /ip and the API, where per-header bookkeeping would cost more than the work.
+ * Sends a handler's answer with every header written in one `writeHead` call, starting
+ * from a list built once: this is the path of /ip and the API, where per-header
+ * bookkeeping would cost more than the work. Handlers never name a security header, so
+ * the list has no repeats.
  */
-function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse, security: Readonly<Record<string, string>>, extra?: Record<string, string>): void {
+function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse, https: boolean, extra?: Record<string, string>): void {
   const body = reply.body ?? '';
-  const merged: Record<string, string> = Object.assign({}, security, DEFAULT_REPLY_HEADERS, extra, reply.headers);
-  const flat: string[] = [];
-  for (const name in merged) flat.push(name, merged[name]!);
+  const flat = (https ? MACHINE_HEADERS_HSTS : MACHINE_HEADERS).slice();
+  if (extra) for (const name in extra) flat.push(name, extra[name]!);
+  const own = reply.headers;
+  if (own) for (const name in own) flat.push(name, own[name]!);
   flat.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
   res.writeHead(reply.status, flat);
   res.end(req.method === 'HEAD' ? undefined : body);
@@ -143,29 +157,74 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
   const { config, site, handlers } = parts;
   const notFoundPage = site.notFound;
 
-  const notFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+  const notFound = (req: IncomingMessage, res: ServerResponse, path: string, https: boolean): void => {
     // A section may have its own 404 page (e.g. /blog/404: 'Blog Post Not Found').
     const section = /^\/[^/]+\//.exec(path)?.[0];
     const page = (section && site.get(`${section}404`)) || notFoundPage;
-    if (page) sendStatic(req, res, page, 404);
-    else sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' }, {});
+    if (!page) return sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' }, https);
+    setSecurityHeaders(res, https);
+    sendStatic(req, res, page, 404);
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Asks the handlers in order from `from`; synchronous until one answers with a promise. */
+  function ask(appReq: AppRequest, from: number): AppResponse | undefined | Promise<AppResponse | undefined> {
+    for (let i = from; i < handlers.length; i++) {
+      const answer = handlers[i]!(appReq);
+      if (answer instanceof Promise) return answer.then((found) => found ?? ask(appReq, i + 1));
+      if (answer) return answer;
+    }
+    return undefined;
+  }
+
+  /** What no handler answered: static files, the page `/`, a slash redirect, the 404 page. */
+  function fallThrough(req: IncomingMessage, res: ServerResponse, appReq: AppRequest, https: boolean): void | Promise<void> {
+    const { path } = appReq;
+    const isRead = appReq.method === 'GET' || appReq.method === 'HEAD';
+    const notAllowed = () => sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }), https);
+    const file = site.get(path);
+    if (file) {
+      if (!isRead) return notAllowed();
+      setSecurityHeaders(res, https);
+      // The 404 pages themselves are never a success, even when asked for by name.
+      return sendStatic(req, res, file, path.endsWith('/404') ? 404 : 200);
+    }
+    const page = parts.page;
+    if (path === '/' && page) {
+      if (!isRead) return notAllowed();
+      return Promise.resolve(page.locals(appReq)).then((locals) => {
+        setSecurityHeaders(res, https);
+        res.setHeader('cache-control', 'private, no-store');
+        return page.render(req, res, locals);
+      });
+    }
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : '';
+    if (trimmed && site.get(trimmed)) {
+      const rawUrl = req.url!;
+      const q = rawUrl.indexOf('?');
+      const location = trimmed + (q === -1 ? '' : rawUrl.slice(q));
+      return sendReply(req, res, { status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` }, https);
+    }
+    return notFound(req, res, path, https);
+  }
+
+  /** Handles one request; returns a promise only when some part of the answer is asynchronous. */
+  function handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const peer = req.socket.remoteAddress ?? '';
-    const headers = headerGetter(req);
-    const security = forwardedProtoIsHttps(peer, headers, config.trustProxy) ? SECURITY_WITH_HSTS : BASE_SECURITY_HEADERS;
-    const reply = (r: AppResponse, extra?: Record<string, string>) => sendReply(req, res, r, security, extra);
+    const headers = new NodeHeaders(req);
+    const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
 
     const rawUrl = req.url ?? '/';
-    if (!rawUrl.startsWith('/')) return reply(jsonError(400, 'bad_request', 'The request target must be a path.'));
+    if (!rawUrl.startsWith('/')) return sendReply(req, res, jsonError(400, 'bad_request', 'The request target must be a path.'), https);
     const q = rawUrl.indexOf('?');
     let path: string;
     try {
       const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
       path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
     } catch {
-      return reply(jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'));
+      return sendReply(req, res, jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'), https);
+    }
+    if (path === '/healthz') {
+      return sendReply(req, res, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' }, https);
     }
     const appReq: AppRequest = {
       method: req.method ?? 'GET',
@@ -174,52 +233,32 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
       headers,
       clientIp: clientIp(peer, headers, config.trustProxy),
       body: () => readBody(req, config.bodyLimit),
-      responseHeaders: {},
+      responseHeaders: undefined,
     };
+    const answer = ask(appReq, 0);
+    if (answer instanceof Promise) {
+      return answer.then((found) => found ? sendReply(req, res, found, https, appReq.responseHeaders) : fallThrough(req, res, appReq, https));
+    }
+    if (answer) return sendReply(req, res, answer, https, appReq.responseHeaders);
+    return fallThrough(req, res, appReq, https);
+  }
 
-    if (path === '/healthz') {
-      return reply({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' });
+  function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    if (error instanceof BodyTooLarge) {
+      if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`), false);
+      return;
     }
-    for (const handler of handlers) {
-      const answer = handler(appReq);
-      // Most handlers answer synchronously; awaiting only promises saves a tick per handler.
-      const found = answer instanceof Promise ? await answer : answer;
-      if (found) return reply(found, appReq.responseHeaders);
-    }
-    const isRead = appReq.method === 'GET' || appReq.method === 'HEAD';
-    const notAllowed = () => reply(jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }));
-    const file = site.get(path);
-    if (file) {
-      if (!isRead) return notAllowed();
-      setSecurityHeaders(res, security);
-      // The 404 pages themselves are never a success, even when asked for by name.
-      return sendStatic(req, res, file, path.endsWith('/404') ? 404 : 200);
-    }
-    if (path === '/' && parts.page) {
-      if (!isRead) return notAllowed();
-      const locals = await parts.page.locals(appReq);
-      setSecurityHeaders(res, security);
-      res.setHeader('cache-control', 'private, no-store');
-      return parts.page.render(req, res, locals);
-    }
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : '';
-    if (trimmed && site.get(trimmed)) {
-      const location = trimmed + (q === -1 ? '' : rawUrl.slice(q));
-      return reply({ status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` });
-    }
-    setSecurityHeaders(res, security);
-    return notFound(req, res, path);
+    console.error('request failed:', req.method, req.url, error);
+    if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'), false);
+    else res.destroy();
   }
 
   return (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof BodyTooLarge) {
-        if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`), BASE_SECURITY_HEADERS);
-        return;
-      }
-      console.error('request failed:', req.method, req.url, error);
-      if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'), BASE_SECURITY_HEADERS);
-      else res.destroy();
-    });
+    try {
+      const pending = handle(req, res);
+      if (pending) pending.catch((error: unknown) => failed(req, res, error));
+    } catch (error) {
+      failed(req, res, error);
+    }
   };
 }

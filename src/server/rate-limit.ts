@@ -45,7 +45,7 @@ export function createRateLimit(perMinute: number, now: () => number = Date.now)
       return jsonError(429, 'rate_limited', `Too many requests: at most ${perMinute} a minute. Try again in ${reset} s.`,
         { ...CORS_HEADERS, ...headers, 'retry-after': String(reset) });
     }
-    Object.assign(req.responseHeaders, headers);
+    req.responseHeaders = req.responseHeaders ? Object.assign(req.responseHeaders, headers) : headers;
     return undefined;
   };
 }
