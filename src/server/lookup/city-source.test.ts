@@ -69,6 +69,20 @@ describe('CitySource over an MMDB file', () => {
     expect(out).toMatchObject({ city: 'Moscow', region: 'Moscow', countryCode: 'RU', latitude: 55.7342, timezone: '' });
   });
 
+  it('answers a record read before from its cache, whatever the caller did to its copy', async () => {
+    const source = await openCitySource(undefined, nestedFile);
+    if (source instanceof Error) throw source;
+    const first = emptyPlace();
+    source.find4(v4('81.2.69.1'), first);
+    // The engine fills in blanks on its copy; the next address in the range must not see that.
+    first.city = 'Changed';
+    first.latitude = 0;
+    const second = emptyPlace();
+    expect(source.find4(v4('81.2.69.200'), second)).toBe(true);
+    expect(second).toEqual({ city: 'London', region: 'England', countryCode: 'GB', postal: 'EC2V', latitude: 51.5142, longitude: -0.0931, timezone: 'Europe/London' });
+    expect(source.find4(v4('81.2.70.1'), second)).toBe(false);
+  });
+
   it('reports a missing or broken file instead of throwing', async () => {
     const broken = path.join(dir, 'broken.mmdb');
     writeFileSync(broken, 'this is not a MaxMind database');

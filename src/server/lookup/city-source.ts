@@ -79,11 +79,48 @@ export function readPlace(decoder: MmdbDecoder, offset: number, out: Place): Pla
   return out;
 }
 
+/**
+ * Decoded records by their offset in the file. Many addresses share one record (a city's,
+ * a country's), and decoding is most of a lookup's cost; bounded, oldest out first. Per
+ * record, not per address: nothing here says which address asked.
+ */
+class PlaceCache {
+  private readonly places = new Map<number, Place>();
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** Fills `out` with the record at `offset`, decoding it only the first time it is asked for. */
+  fill(reader: MmdbReader, offset: number, out: Place): boolean {
+    if (offset === NOT_FOUND) return false;
+    let place = this.places.get(offset);
+    if (place === undefined) {
+      place = readPlace(reader.data, offset, emptyPlace());
+      if (this.places.size >= this.max) this.places.delete(this.places.keys().next().value!);
+      this.places.set(offset, place);
+    }
+    out.city = place.city;
+    out.region = place.region;
+    out.countryCode = place.countryCode;
+    out.postal = place.postal;
+    out.latitude = place.latitude;
+    out.longitude = place.longitude;
+    out.timezone = place.timezone;
+    return true;
+  }
+}
+
+/** Decoded records kept per file and address family. */
+const PLACE_CACHE_SIZE = 16_384;
+
 /** A city database, one file per address family or one file for both. */
 export class CitySource {
   readonly name: string;
   private readonly v4: MmdbReader | undefined;
   private readonly v6: MmdbReader | undefined;
+  private readonly cache4 = new PlaceCache(PLACE_CACHE_SIZE);
+  private readonly cache6 = new PlaceCache(PLACE_CACHE_SIZE);
 
   constructor(name: string, v4: MmdbReader | undefined, v6: MmdbReader | undefined) {
     this.name = name;
@@ -98,19 +135,13 @@ export class CitySource {
 
   /** Fills `out` for an IPv4 address (unsigned 32-bit); false when the source has no record. */
   find4(address: number, out: Place): boolean {
-    return this.v4 !== undefined && fill(this.v4, this.v4.find4(address), out);
+    return this.v4 !== undefined && this.cache4.fill(this.v4, this.v4.find4(address), out);
   }
 
   /** Fills `out` for an IPv6 address (four words, high first); false when there is no record. */
   find6(words: Uint32Array, out: Place): boolean {
-    return this.v6 !== undefined && fill(this.v6, this.v6.find6(words), out);
+    return this.v6 !== undefined && this.cache6.fill(this.v6, this.v6.find6(words), out);
   }
-}
-
-function fill(reader: MmdbReader, offset: number, out: Place): boolean {
-  if (offset === NOT_FOUND) return false;
-  readPlace(reader.data, offset, out);
-  return true;
 }
 
 /** Opens an MMDB file; a missing or unreadable one is reported, not thrown. */
