@@ -45,33 +45,63 @@ const MACHINE_ANSWERS: [string, string, string?][] = [
   ['GET', '/healthz'],
 ];
 
+// Headers that only documents use: pages and files carry them, machine answers do not.
+const DOCUMENT_HEADERS = ['referrer-policy', 'permissions-policy', 'x-frame-options', 'cross-origin-opener-policy', 'cross-origin-resource-policy'];
+
 let server: TestServer;
 beforeAll(async () => { server = await startTestServer(); });
 afterAll(() => server.close());
 
 describe('API and command-line answers', () => {
-  it.each(MACHINE_ANSWERS)('%s %s carries the security headers once each', async (method, path) => {
+  it.each(MACHINE_ANSWERS)('%s %s carries nosniff and a CSP that allows nothing, once each', async (method, path) => {
     const res = await raw(server.url, path, { method });
     expect(res.status, path).toBeLessThan(500);
     expect(res.get('x-content-type-options')).toBe('nosniff');
-    expect(res.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    expect(res.get('permissions-policy')).toContain('geolocation=(self)');
-    expect(res.get('x-frame-options')).toBe('DENY');
     expect(res.get('content-security-policy')).toBe(NON_HTML_CSP);
+    if (res.status !== 204) expect(res.get('content-type')).toMatch(/^(application\/json|text\/plain); charset=utf-8$/);
     expect(res.get('strict-transport-security')).toBeUndefined();
     expect(res.names.length, `repeated header in ${res.names.join(', ')}`).toBe(new Set(res.names).size);
   });
 
-  it('leaves the document-only COOP and CORP to pages and files', async () => {
+  it('leaves the document-only headers to pages and files', async () => {
     const answer = await raw(server.url, '/ip');
-    expect(answer.get('cross-origin-opener-policy')).toBeUndefined();
-    expect(answer.get('cross-origin-resource-policy')).toBeUndefined();
-    for (const path of ['/robots.txt', '/no/such/page']) {
+    for (const name of DOCUMENT_HEADERS) expect(answer.get(name), name).toBeUndefined();
+    for (const path of ['/robots.txt', '/no/such/page', '/ip-2']) {
       const file = await raw(server.url, path);
       expect(file.get('cross-origin-opener-policy'), path).toBe('same-origin');
       expect(file.get('cross-origin-resource-policy'), path).toBe('same-origin');
       expect(file.get('x-frame-options'), path).toBe('DENY');
+      expect(file.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+      expect(file.get('permissions-policy'), path).toContain('geolocation=(self)');
+      expect(file.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
       expect(file.names.length, path).toBe(new Set(file.names).size);
+    }
+  });
+});
+
+describe('CORS on the API and the command-line answers', () => {
+  it('lets any origin read every answer, and names the headers it may read only where they are', async () => {
+    const plain = await raw(server.url, '/ip', { headers: { origin: 'https://example.org' } });
+    expect(plain.get('access-control-allow-origin')).toBe('*');
+    expect(plain.get('access-control-expose-headers')).toBeUndefined();
+    for (const path of ['/json?ip=8.8.8.8', '/country?ip=8.8.8.8', '/api/lookup/1.1.1.1']) {
+      const timed = await raw(server.url, path, { headers: { origin: 'https://example.org' } });
+      expect(timed.get('access-control-allow-origin'), path).toBe('*');
+      expect(timed.get('server-timing'), path).toMatch(/^lookup;dur=\d+\.\d{3};desc="IP lookup( \(memo\))?"$/);
+      expect(timed.get('timing-allow-origin'), path).toBe('*');
+      expect(timed.get('access-control-expose-headers'), path).toContain('Server-Timing');
+    }
+  });
+
+  it('names the RateLimit headers once when a limited answer also carries Server-Timing', async () => {
+    const limited = await startTestServer({ RATE_LIMIT: '50', TRUST_PROXY: 'loopback' });
+    try {
+      const res = await raw(limited.url, '/json?ip=8.8.8.8', { headers: { 'x-forwarded-for': '8.8.4.4' } });
+      expect(res.get('ratelimit-remaining')).toBe('49');
+      expect(res.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
+      expect(res.names.filter((n) => n === 'access-control-expose-headers')).toHaveLength(1);
+    } finally {
+      await limited.close();
     }
   });
 });

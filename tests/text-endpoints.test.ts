@@ -1,6 +1,7 @@
 /** The command-line answers (ifconfig.co-compatible) and the rate limit, over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
+import { JsonMemo } from '../src/server/text-endpoints.ts';
 import { startTestServer, type TestServer } from './http-harness.ts';
 
 let s: TestServer;
@@ -61,6 +62,17 @@ describe('one field per endpoint', () => {
     expect(IpInfoSchema.parse(JSON.parse(body))).toMatchObject({ ip: '1.1.1.1', asn: 'AS13335' });
   });
 
+  it('answers /json again from its memo, byte for byte what a fresh lookup gives', async () => {
+    const first = await text('/json?ip=9.9.9.9');
+    const again = await text('/json?ip=9.9.9.9');
+    expect(first.res.headers.get('server-timing')).toMatch(/desc="IP lookup"$/);
+    expect(again.res.headers.get('server-timing')).toMatch(/desc="IP lookup \(memo\)"$/);
+    expect(again.body).toBe(first.body);
+    const fresh = await (await fetch(s.url + '/api/lookup/9.9.9.9')).json();
+    expect(again.body).toBe(JSON.stringify(fresh.data) + '\n');
+    expect(JSON.parse(again.body).location_source).toBe('ip');
+  });
+
   it.each(['/ip?ip=bad', '/json?ip=1.2.3', '/country?ip=', '/asn?ip=%E2%80%8B'])('answers %s with 400 invalid_ip', async (path) => {
     const { res, body } = await text(path);
     expect(res.status).toBe(400);
@@ -70,6 +82,26 @@ describe('one field per endpoint', () => {
   it('refuses POST with 405', async () => {
     const res = await fetch(s.url + '/ip', { method: 'POST' });
     expect(res.status).toBe(405);
+  });
+});
+
+describe('the /json memo', () => {
+  it('keeps the newest addresses up to its limit and drops the oldest first', () => {
+    const memo = new JsonMemo(2);
+    memo.set('1.1.1.1', 'a');
+    memo.set('8.8.8.8', 'b');
+    memo.set('9.9.9.9', 'c');
+    expect([memo.get('1.1.1.1'), memo.get('8.8.8.8'), memo.get('9.9.9.9')]).toEqual([undefined, 'b', 'c']);
+  });
+
+  it('keeps nothing longer than an address, and nothing at all with limit 0', () => {
+    const memo = new JsonMemo(10);
+    const padded = ' '.repeat(40) + '1.1.1.1';
+    memo.set(padded, 'a');
+    expect(memo.get(padded)).toBeUndefined();
+    const off = new JsonMemo(0);
+    off.set('1.1.1.1', 'a');
+    expect(off.get('1.1.1.1')).toBeUndefined();
   });
 });
 

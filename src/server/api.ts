@@ -10,11 +10,15 @@ import type { ClientConfig } from '../lib/client-config.ts';
 import { json, jsonError, type AppRequest, type AppResponse, type Handler } from './app.ts';
 import { InvalidIpError, type Engine, type LookupContext } from './lookup/engine.ts';
 
-/** Headers on every API answer: readable from any origin (no credentials are involved). */
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
+/** On every API answer: readable from any origin (no credentials are involved). */
+export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
+
+/**
+ * On answers that carry Server-Timing or RateLimit headers, which cross-origin scripts may
+ * read only when named here (an answer without them has nothing to expose).
+ */
+export const EXPOSE_HEADERS: Readonly<Record<string, string>> = {
   'access-control-expose-headers': 'Server-Timing, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
-  'timing-allow-origin': '*',
 };
 
 const PREFLIGHT: AppResponse = {
@@ -39,7 +43,15 @@ export function timedLookup(engine: Engine, ip: string, ctx?: LookupContext): { 
   }
 }
 
-export const serverTiming = (ms: number): string => `lookup;dur=${ms.toFixed(3)};desc="IP lookup"`;
+/**
+ * Server-Timing with the lookup's own duration (`memo` when the /json memo answered
+ * instead), readable cross-origin by fetch and by Resource Timing.
+ */
+export const timingHeaders = (ms: number, by: 'lookup' | 'memo' = 'lookup'): Record<string, string> => ({
+  ...EXPOSE_HEADERS,
+  'timing-allow-origin': '*',
+  'server-timing': `lookup;dur=${ms.toFixed(3)};desc="${by === 'memo' ? 'IP lookup (memo)' : 'IP lookup'}"`,
+});
 
 /** Why an input is not an address, the same words in every endpoint and bulk row. */
 export const invalidIpMessage = (ip: string): string => `"${ip.slice(0, 64)}" is not a valid IPv4 or IPv6 address.`;
@@ -48,7 +60,7 @@ export const invalidIpMessage = (ip: string): string => `"${ip.slice(0, 64)}" is
 export const invalidIp = (ip: string): AppResponse => jsonError(400, 'invalid_ip', invalidIpMessage(ip), CORS_HEADERS);
 
 function lookupReply(found: { result: LookupResponse; ms: number }, cacheControl = 'private, no-store'): AppResponse {
-  return json(200, found.result, { ...CORS_HEADERS, 'server-timing': serverTiming(found.ms), 'cache-control': cacheControl });
+  return json(200, found.result, { ...CORS_HEADERS, ...timingHeaders(found.ms), 'cache-control': cacheControl });
 }
 
 async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
@@ -121,7 +133,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
         ? { input, data: found.result.data }
         : { input, error: { code: 'invalid_ip', message: invalidIpMessage(input) } };
     });
-    const headers = { ...CORS_HEADERS, 'server-timing': serverTiming(performance.now() - start) };
+    const headers = { ...CORS_HEADERS, ...timingHeaders(performance.now() - start) };
     const wantsCsv = req.query.get('format') === 'csv' || /\btext\/csv\b/.test(req.headers.get('accept') ?? '');
     if (wantsCsv) {
       return {

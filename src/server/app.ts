@@ -124,7 +124,6 @@ const SECURITY_WITH_HSTS: Readonly<Record<string, string>> = { ...BASE_SECURITY_
 const machineHeaders = (https: boolean): readonly string[] => Object.entries({
   ...MACHINE_SECURITY_HEADERS,
   ...(https ? { 'strict-transport-security': HSTS } : {}),
-  'content-security-policy': NON_HTML_CSP,
 }).flat();
 const MACHINE_HEADERS = machineHeaders(false);
 const MACHINE_HEADERS_HSTS = machineHeaders(true);
@@ -138,14 +137,15 @@ function setSecurityHeaders(res: ServerResponse, https: boolean): void {
 /**
  * Sends a handler's answer with every header written in one `writeHead` call, starting
  * from a list built once: this is the path of /ip and the API, where per-header
- * bookkeeping would cost more than the work. Handlers never name a security header, so
- * the list has no repeats.
+ * bookkeeping would cost more than the work. Handlers never name a security header; a
+ * header both the handler and an earlier pass (`extra`, the rate limit's) name is sent
+ * once, the handler's.
  */
 function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse, https: boolean, extra?: Record<string, string>): void {
   const body = reply.body ?? '';
   const flat = (https ? MACHINE_HEADERS_HSTS : MACHINE_HEADERS).slice();
-  if (extra) for (const name in extra) flat.push(name, extra[name]!);
   const own = reply.headers;
+  if (extra) for (const name in extra) if (!own || !(name in own)) flat.push(name, extra[name]!);
   if (own) for (const name in own) flat.push(name, own[name]!);
   flat.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
   res.writeHead(reply.status, flat);

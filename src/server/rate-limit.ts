@@ -6,7 +6,7 @@
  */
 import { parseIp, reservedKind } from '../lib/ip-address.ts';
 import { jsonError, type Handler } from './app.ts';
-import { CORS_HEADERS } from './api.ts';
+import { CORS_HEADERS, EXPOSE_HEADERS } from './api.ts';
 import { TEXT_PATHS } from './text-endpoints.ts';
 
 const WINDOW_MS = 60_000;
@@ -37,6 +37,7 @@ export function createRateLimit(perMinute: number, now: () => number = Date.now)
     counts.set(key, used);
     const reset = Math.max(1, Math.ceil((windowStart + WINDOW_MS - t) / 1000));
     const headers = {
+      ...EXPOSE_HEADERS,
       'ratelimit-limit': String(perMinute),
       'ratelimit-remaining': String(Math.max(0, perMinute - used)),
       'ratelimit-reset': String(reset),

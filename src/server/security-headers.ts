@@ -8,25 +8,31 @@
 export const NON_HTML_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
- * Headers every response carries: the answers of the API and the command-line endpoints
- * (text, JSON, CSV, all read cross-origin through CORS) get exactly these, with NON_HTML_CSP.
+ * The answers of the API and the command-line endpoints (text, JSON, CSV) carry nosniff,
+ * so a browser never reads one as anything but its declared type, and NON_HTML_CSP, which
+ * forbids loading, running and framing should a browser open one as a document.
+ * The document headers of pages (Referrer-Policy, Permissions-Policy, X-Frame-Options,
+ * COOP, CORP) guard nothing on these answers: they link to nothing, run nothing, and CORS
+ * already lets every origin read them; CSP's frame-ancestors supersedes X-Frame-Options.
+ * Each header is a cost on every request of /ip (bench/api.mjs's replay rows show what).
+ * OWASP's REST Security cheat sheet asks the same of API answers: nosniff, a CSP with
+ * frame-ancestors 'none', a precise Content-Type and no-store where it matters.
  */
 export const MACHINE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': NON_HTML_CSP,
+};
+
+/**
+ * Pages and static files: nosniff, plus what only documents use. COOP isolates our windows
+ * from their openers; CORP keeps our files out of other sites' no-cors loads. The CSP of a
+ * page or file is set with it (Astro's hashes for pages, NON_HTML_CSP for other files).
+ */
+export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'strict-origin-when-cross-origin',
   'permissions-policy': 'geolocation=(self), camera=(), microphone=(), payment=(), usb=(), interest-cohort=()',
   'x-frame-options': 'DENY',
-};
-
-/**
- * Pages and static files also get COOP, which isolates our windows from their openers, and
- * CORP, which keeps our files out of other sites' no-cors loads. Neither guards anything on
- * an answer that CORS already lets every origin read, and each header is a cost on every
- * request of the command-line endpoints. (OWASP's REST Security cheat sheet lists neither
- * for API answers.)
- */
-export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  ...MACHINE_SECURITY_HEADERS,
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
 };

@@ -5,8 +5,8 @@
  * up another address on all of them. Browsers still get the HTML page at `/`.
  */
 import type { IpInfo } from '../lib/record.ts';
-import { json, jsonError, type AppRequest, type AppResponse, type Handler } from './app.ts';
-import { CORS_HEADERS, invalidIp, serverTiming, timedLookup } from './api.ts';
+import { jsonError, type AppRequest, type AppResponse, type Handler } from './app.ts';
+import { CORS_HEADERS, invalidIp, timedLookup, timingHeaders } from './api.ts';
 import type { Engine } from './lookup/engine.ts';
 
 /** User-Agents of command-line clients, which get plain text at `/`. */
@@ -42,8 +42,37 @@ const TEXT_HEADERS = { ...CORS_HEADERS, 'content-type': 'text/plain; charset=utf
 const text = (body: string, extra: Record<string, string> = {}): AppResponse =>
   ({ status: 200, headers: { ...TEXT_HEADERS, ...extra }, body: body + '\n' });
 
+const JSON_HEADERS = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store' };
+
+/**
+ * The /json bodies of the last `limit` addresses asked, oldest out first. A memo, not a
+ * cache of past answers: on this path nothing of the request but the address enters the
+ * record, and the databases never change while the process runs, so a hit is byte for
+ * byte what a fresh lookup would send (which is why location_source stays 'ip').
+ * Server-Timing says when the memo answered. The same idea as echoip's response cache.
+ */
+export class JsonMemo {
+  private readonly bodies = new Map<string, string>();
+  private readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+  get(ip: string): string | undefined {
+    return this.bodies.get(ip);
+  }
+  set(ip: string, body: string): void {
+    // An address is at most 45 characters; longer keys (padding, zone ids) are not kept.
+    if (this.limit === 0 || ip.length > 45) return;
+    if (this.bodies.size >= this.limit) this.bodies.delete(this.bodies.keys().next().value!);
+    this.bodies.set(ip, body);
+  }
+}
+
+/** How many /json bodies the memo keeps (about 600 bytes each). */
+export const JSON_MEMO_SIZE = 4096;
+
 /** Creates the handler for the command-line endpoints. */
-export function createTextEndpoints(engine: Engine): Handler {
+export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEMO_SIZE)): Handler {
   return (req) => {
     const { path } = req;
     const field = FIELDS[path];
@@ -57,10 +86,19 @@ export function createTextEndpoints(engine: Engine): Handler {
     // The caller's own address needs no database: answer it straight away.
     if (asked === null && (isRoot || path === '/ip')) return text(req.clientIp);
     const ip = asked ?? req.clientIp;
+    if (isJson) {
+      const start = performance.now();
+      const body = memo.get(ip);
+      if (body !== undefined) return { status: 200, headers: { ...JSON_HEADERS, ...timingHeaders(performance.now() - start, 'memo') }, body };
+    }
     const found = timedLookup(engine, ip, asked === null ? { headers: req.headers } : undefined);
     if (!found) return invalidIp(ip);
-    const timing = { 'server-timing': serverTiming(found.ms) };
-    if (isJson) return json(200, found.result.data, { ...CORS_HEADERS, ...timing });
+    const timing = timingHeaders(found.ms);
+    if (isJson) {
+      const body = JSON.stringify(found.result.data) + '\n';
+      memo.set(ip, body);
+      return { status: 200, headers: { ...JSON_HEADERS, ...timing }, body };
+    }
     return text(isRoot ? found.result.data.ip : field!(found.result.data), timing);
   };
 }

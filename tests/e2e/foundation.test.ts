@@ -36,7 +36,7 @@ describe('the built server', () => {
   });
 
   it('sets security headers on pages, static files and errors', async () => {
-    for (const path of ['/', '/favicon.svg', '/robots.txt', '/missing', '/healthz']) {
+    for (const path of ['/', '/favicon.svg', '/robots.txt', '/missing']) {
       const res = await fetch(server.url + path);
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
