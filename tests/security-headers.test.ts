@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from './http-harness.ts';
 
 interface Raw { status: number; names: string[]; get(name: string): string | undefined }
 
-function raw(base: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+function raw(base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = request(base + path, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       res.resume();
@@ -24,7 +24,7 @@ function raw(base: string, path: string, init: { method?: string; headers?: Reco
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(init.body);
   });
 }
 
@@ -117,6 +117,13 @@ describe('behind a trusted proxy that ends TLS', () => {
       expect(res.get('strict-transport-security'), path).toBe('max-age=31536000; includeSubDomains');
       expect(res.names.filter((n) => n === 'strict-transport-security'), path).toHaveLength(1);
     }
+    const tooLarge = await raw(proxied.url, '/api/lookup', {
+      method: 'POST',
+      headers: { 'x-forwarded-proto': 'https', 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(70_000) }),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     const plain = await raw(proxied.url, '/ip', { headers: { 'x-forwarded-proto': 'http' } });
     expect(plain.get('strict-transport-security')).toBeUndefined();
   });

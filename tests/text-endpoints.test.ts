@@ -120,6 +120,11 @@ describe('rate limit', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await refused.json()).error.code).toBe('rate_limited');
       expect((await hit('9.9.9.9')).status).toBe(200);
+      // IPv6 clients share a bucket per /64; an IPv4-mapped address is its IPv4 address.
+      expect((await hit('2a00:1450:1:2::1')).headers.get('ratelimit-remaining')).toBe('2');
+      expect((await hit('2a00:1450:1:2:ffff::9')).headers.get('ratelimit-remaining')).toBe('1');
+      expect((await hit('2a00:1450:1:3::1')).headers.get('ratelimit-remaining')).toBe('2');
+      expect((await hit('::ffff:9.9.9.9')).headers.get('ratelimit-remaining')).toBe('1');
       // Loopback (our own proxies, health checks) is never limited.
       for (let i = 0; i < 5; i++) expect((await fetch(limited.url + '/ip')).status).toBe(200);
     } finally {

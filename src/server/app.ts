@@ -4,7 +4,8 @@
  * text), static files, the on-demand page `/`, and finally the 404 page.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientIp, forwardedProtoIsHttps } from './client-ip.ts';
+import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
+import type { ParsedIp } from '../lib/ip-address.ts';
 import type { Config } from './config.ts';
 import { BASE_SECURITY_HEADERS, HSTS, MACHINE_SECURITY_HEADERS, NON_HTML_CSP, withFrameAncestors } from './security-headers.ts';
 import { negotiate, type StaticFile, type StaticSite } from './static-site.ts';
@@ -16,6 +17,8 @@ export interface AppRequest {
   query: URLSearchParams;
   headers: { get(name: string): string | null };
   clientIp: string;
+  /** The same address parsed; undefined only when the socket reports no usable peer. */
+  clientAddress: ParsedIp | undefined;
   /** Reads the body, rejecting with BodyTooLarge past the configured limit. */
   body(): Promise<Buffer>;
   /** Headers a handler that passed the request on wants on the eventual answer. */
@@ -226,12 +229,14 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     if (path === '/healthz') {
       return sendReply(req, res, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' }, https);
     }
+    const client = clientAddress(peer, headers, config.trustProxy);
     const appReq: AppRequest = {
       method: req.method ?? 'GET',
       path,
       query: q === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(q + 1)),
       headers,
-      clientIp: clientIp(peer, headers, config.trustProxy),
+      clientIp: client.text,
+      clientAddress: client.parsed,
       body: () => readBody(req, config.bodyLimit),
       responseHeaders: undefined,
     };
@@ -244,12 +249,13 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
   }
 
   function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    const https = forwardedProtoIsHttps(req.socket.remoteAddress ?? '', new NodeHeaders(req), config.trustProxy);
     if (error instanceof BodyTooLarge) {
-      if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`), false);
+      if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`), https);
       return;
     }
     console.error('request failed:', req.method, req.url, error);
-    if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'), false);
+    if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'), https);
     else res.destroy();
   }
 

@@ -74,14 +74,21 @@ function forwardedChain(headers: Headers): string[] {
 /** Minimal header access, satisfied by `Headers` and by a node-request adapter. */
 export interface Headers { get(name: string): string | null | undefined }
 
+/** The client's address, parsed, and as canonical text (`::ffff:1.2.3.4` becomes `1.2.3.4`). */
+export interface ClientAddress {
+  /** Undefined only when the socket reports no usable peer address. */
+  parsed: ParsedIp | undefined;
+  text: string;
+}
+
 /**
  * Derives the client address from the socket peer and, for trusted peers, the proxy chain.
- * Returns canonical text (`::ffff:1.2.3.4` becomes `1.2.3.4`).
  */
-export function clientIp(peer: string, headers: Headers, trust: TrustProxy): string {
+export function clientAddress(peer: string, headers: Headers, trust: TrustProxy): ClientAddress {
   const peerIp = parseIp(peer);
-  if (!peerIp) return peer;
-  if (trust.kind === 'none') return formatIp(peerIp);
+  if (!peerIp) return { parsed: undefined, text: peer };
+  // A dotted-quad peer is already canonical text: no need to print it again.
+  if (trust.kind === 'none') return { parsed: peerIp, text: peerIp.version === 4 && !peer.includes(':') ? peer : formatIp(peerIp) };
   const chain = forwardedChain(headers);
   let current = peerIp;
   let trustedHops = 0;
@@ -93,8 +100,11 @@ export function clientIp(peer: string, headers: Headers, trust: TrustProxy): str
     trustedHops++;
     current = hop;
   }
-  return formatIp(current);
+  return { parsed: current, text: formatIp(current) };
 }
+
+/** The client address as canonical text (see clientAddress). */
+export const clientIp = (peer: string, headers: Headers, trust: TrustProxy): string => clientAddress(peer, headers, trust).text;
 
 /**
  * Whether the request reached the trusted proxy over TLS (for HSTS): only believed when

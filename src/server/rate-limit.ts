@@ -4,7 +4,7 @@
  * only. Private and loopback clients (our own proxies and health checks) are exempt.
  * Answers carry RateLimit-Limit/-Remaining/-Reset; refusals are 429 with Retry-After.
  */
-import { parseIp, reservedKind } from '../lib/ip-address.ts';
+import { reservedKind, type ParsedIp } from '../lib/ip-address.ts';
 import { jsonError, type Handler } from './app.ts';
 import { CORS_HEADERS, EXPOSE_HEADERS } from './api.ts';
 import { TEXT_PATHS } from './text-endpoints.ts';
@@ -13,10 +13,10 @@ const WINDOW_MS = 60_000;
 /** Past this many distinct clients in one window the table is cleared (memory bound). */
 const MAX_KEYS = 200_000;
 
-function clientKey(ip: string): string | undefined {
-  const parsed = parseIp(ip);
-  if (!parsed || reservedKind(parsed)) return undefined;
-  return parsed.version === 4 ? ip : (parsed.value >> 64n).toString(16);
+/** The client's bucket: the address for IPv4, its /64 for IPv6; none for reserved addresses. */
+function clientKey(text: string, address: ParsedIp | undefined): string | undefined {
+  if (!address || reservedKind(address)) return undefined;
+  return address.version === 4 ? text : (address.value >> 64n).toString(16);
 }
 
 /** Creates the limiter; `perMinute` 0 turns it off. */
@@ -26,7 +26,7 @@ export function createRateLimit(perMinute: number, now: () => number = Date.now)
   return (req) => {
     if (perMinute === 0) return undefined;
     if (!req.path.startsWith('/api/') && !TEXT_PATHS.has(req.path)) return undefined;
-    const key = clientKey(req.clientIp);
+    const key = clientKey(req.clientIp, req.clientAddress);
     if (key === undefined) return undefined;
     const t = now();
     if (t - windowStart >= WINDOW_MS || counts.size > MAX_KEYS) {
