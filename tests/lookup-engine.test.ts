@@ -139,6 +139,19 @@ describe('browser signals', () => {
     expect(engine.lookup('8.8.8.8', { clientInfo: { userAgent: 'curl/8.5.0' } }).device).toMatchObject({ bot: true });
     expect(engine.lookup('8.8.8.8').device).toBeNull();
   });
+
+  it('lets request headers shape the device only, never the record (the /json memo relies on it)', () => {
+    const headers = (values: Record<string, string>): LookupContext => ({ headers: { get: (n) => values[n.toLowerCase()] ?? null } });
+    const contexts = [
+      browser(),
+      headers({ 'user-agent': 'curl/8.5.0', 'accept-language': 'ru-RU' }),
+      headers({ 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) Mobile/15E148', 'sec-ch-ua-mobile': '?1', 'x-forwarded-for': '9.9.9.9' }),
+    ];
+    for (const ip of ['8.8.8.8', '5.255.255.5', '2001:4860:4860::8888', '10.0.0.1']) {
+      const bare = engine.lookup(ip).data;
+      for (const ctx of contexts) expect(engine.lookup(ip, ctx).data, ip).toEqual(bare);
+    }
+  });
 });
 
 describe('missing or broken databases', () => {

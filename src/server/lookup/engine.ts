@@ -3,8 +3,9 @@
  * out, synchronously, from offline data only. Reserved addresses are answered without a
  * lookup; public ones ask DB-IP City, the second city source and the ASN index, then the
  * rules in src/lib judge consensus, confidence, accuracy, VPN and risk.
- * Nothing is cached per address; the hot path reuses scratch objects and allocates little
- * more than the record itself (bench/lookup.mjs measures it).
+ * Nothing is cached per address here (the /json endpoint memoizes its bodies); the hot path
+ * reuses scratch objects and allocates little more than the record itself (bench/lookup.mjs
+ * measures it).
  */
 import { isIP } from 'node:net';
 import { accuracyFor, riskLevel } from '../../lib/accuracy.ts';
@@ -36,6 +37,8 @@ export interface Engine {
   /**
    * Sync. Throws InvalidIpError for anything net.isIP rejects (after trimming; `::ffff:` normalised first).
    * `data` is new on every call; `data.vpn`, `device` and `sources_used` are shared and frozen.
+   * `data` depends on the address and on `clientInfo`, `browserLocation` and `webrtc` only,
+   * never on `headers` (they make `device`): the /json memo relies on this.
    */
   lookup(ip: string, ctx?: LookupContext): LookupResponse;
   readonly sources: readonly string[];
