@@ -7,6 +7,7 @@
 import type { IpInfo } from '../lib/record.ts';
 import { jsonError, type AppRequest, type AppResponse, type Handler } from './app.ts';
 import { CORS_HEADERS, invalidIp, timedLookup, timingHeaders } from './api.ts';
+import { BoundedMap } from './bounded-map.ts';
 import type { Engine } from './lookup/engine.ts';
 
 /** User-Agents of command-line clients, which get plain text at `/`. */
@@ -51,20 +52,10 @@ const JSON_HEADERS = { ...CORS_HEADERS, 'content-type': 'application/json; chars
  * byte what a fresh lookup would send (which is why location_source stays 'ip').
  * Server-Timing says when the memo answered. The same idea as echoip's response cache.
  */
-export class JsonMemo {
-  private readonly bodies = new Map<string, string>();
-  private readonly limit: number;
-  constructor(limit: number) {
-    this.limit = limit;
-  }
-  get(ip: string): string | undefined {
-    return this.bodies.get(ip);
-  }
+export class JsonMemo extends BoundedMap<string, string> {
+  /** An address is at most 45 characters; longer keys (padding, zone ids) are not kept. */
   set(ip: string, body: string): void {
-    // An address is at most 45 characters; longer keys (padding, zone ids) are not kept.
-    if (this.limit === 0 || ip.length > 45) return;
-    if (this.bodies.size >= this.limit) this.bodies.delete(this.bodies.keys().next().value!);
-    this.bodies.set(ip, body);
+    if (ip.length <= 45) super.set(ip, body);
   }
 }
 

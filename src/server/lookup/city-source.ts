@@ -9,6 +9,7 @@
  * A source whose file is missing or broken is simply absent (echoip's optional readers).
  */
 import { readFile } from 'node:fs/promises';
+import { BoundedMap } from '../bounded-map.ts';
 import type { MmdbDecoder } from './mmdb-decoder.ts';
 import { MmdbReader, NOT_FOUND } from './mmdb-reader.ts';
 
@@ -85,10 +86,9 @@ export function readPlace(decoder: MmdbDecoder, offset: number, out: Place): Pla
  * record, not per address: nothing here says which address asked.
  */
 class PlaceCache {
-  private readonly places = new Map<number, Place>();
-  private readonly max: number;
+  private readonly places: BoundedMap<number, Place>;
   constructor(max: number) {
-    this.max = max;
+    this.places = new BoundedMap(max);
   }
 
   /** Fills `out` with the record at `offset`, decoding it only the first time it is asked for. */
@@ -97,7 +97,6 @@ class PlaceCache {
     let place = this.places.get(offset);
     if (place === undefined) {
       place = readPlace(reader.data, offset, emptyPlace());
-      if (this.places.size >= this.max) this.places.delete(this.places.keys().next().value!);
       this.places.set(offset, place);
     }
     out.city = place.city;
