@@ -15,8 +15,10 @@ export const NON_HTML_CSP = "default-src 'none'; frame-ancestors 'none'; base-ur
  * COOP, CORP) guard nothing on these answers: they link to nothing, run nothing, and CORS
  * already lets every origin read them; CSP's frame-ancestors supersedes X-Frame-Options.
  * Each header is a cost on every request of /ip (bench/api.mjs's replay rows show what).
- * OWASP's REST Security cheat sheet asks the same of API answers: nosniff, a CSP with
- * frame-ancestors 'none', a precise Content-Type and no-store where it matters.
+ * OWASP's REST Security cheat sheet lists for API answers nosniff, CSP frame-ancestors
+ * 'none', a precise Content-Type, no-store and HSTS, which these answers carry (no-store
+ * on per-visitor answers, HSTS behind a TLS proxy), and X-Frame-Options, which they leave
+ * out: where both are sent, browsers obey frame-ancestors and ignore X-Frame-Options.
  */
 export const MACHINE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
