@@ -106,11 +106,12 @@ function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile,
 
 /** A JSON answer; per-visitor unless the caller says otherwise. */
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): AppResponse {
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store', ...headers },
-    body: JSON.stringify(value) + '\n',
-  };
+  return jsonText(status, JSON.stringify(value) + '\n', headers);
+}
+
+/** A JSON answer whose body is already serialized (the /json memo keeps bodies, not values). */
+export function jsonText(status: number, body: string, headers: Record<string, string> = {}): AppResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store', ...headers }, body };
 }
 
 /** A JSON error in the API's one shape: `{ error: { code, message } }`. */

@@ -5,7 +5,7 @@
  * up another address on all of them. Browsers still get the HTML page at `/`.
  */
 import type { IpInfo } from '../lib/record.ts';
-import { jsonError, type AppRequest, type AppResponse, type Handler } from './app.ts';
+import { jsonError, jsonText, type AppRequest, type AppResponse, type Handler } from './app.ts';
 import { CORS_HEADERS, invalidIp, timedLookup, timingHeaders } from './api.ts';
 import { BoundedMap } from './bounded-map.ts';
 import type { Engine } from './lookup/engine.ts';
@@ -43,8 +43,6 @@ const TEXT_HEADERS = { ...CORS_HEADERS, 'content-type': 'text/plain; charset=utf
 const text = (body: string, extra: Record<string, string> = {}): AppResponse =>
   ({ status: 200, headers: { ...TEXT_HEADERS, ...extra }, body: body + '\n' });
 
-const JSON_HEADERS = { ...CORS_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store' };
-
 /**
  * The /json bodies of the last `limit` addresses asked, oldest out first. A memo, not a
  * cache of past answers: on this path nothing of the request but the address enters the
@@ -80,7 +78,7 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     if (isJson) {
       const start = performance.now();
       const body = memo.get(ip);
-      if (body !== undefined) return { status: 200, headers: { ...JSON_HEADERS, ...timingHeaders(performance.now() - start, 'memo') }, body };
+      if (body !== undefined) return jsonText(200, body, { ...CORS_HEADERS, ...timingHeaders(performance.now() - start, 'memo') });
     }
     const found = timedLookup(engine, ip, asked === null ? { headers: req.headers } : undefined);
     if (!found) return invalidIp(ip);
@@ -88,7 +86,7 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     if (isJson) {
       const body = JSON.stringify(found.result.data) + '\n';
       memo.set(ip, body);
-      return { status: 200, headers: { ...JSON_HEADERS, ...timing }, body };
+      return jsonText(200, body, { ...CORS_HEADERS, ...timing });
     }
     return text(isRoot ? found.result.data.ip : field!(found.result.data), timing);
   };
