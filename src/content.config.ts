@@ -293,8 +293,14 @@ const lookupText = defineCollection({
       timeout: text('No fix within 5 s'), failed: text('Any other failure'),
     }),
     webrtc: z.strictObject({
-      title: text('Heading of the leak check'), running: text('While gathering candidates'), noLeak: text('No public address other than the server-seen one'),
-      leak: template('Leak found, {addresses}'), unsupported: text('The browser has no RTCPeerConnection'),
+      title: text('Heading of the leak check'), running: text('While gathering candidates and waiting for the server to classify them'),
+      noLeak: text('No public address from a network other than the one the page came through'),
+      leak: template('Addresses of another network found, {addresses}'),
+      otherFamily: template("The visitor's own address of the other IP version, same network, {family} (IPv4 or IPv6) and {addresses}"),
+      sameNetwork: template('Other addresses of the same network and IP version (e.g. IPv6 privacy addresses), {addresses}'),
+      unchecked: text('Candidates gathered but the server could not be reached to classify them'),
+      off: text('No STUN server configured (STUN_PORT=0 and no PUBLIC_STUN_URL)'),
+      unsupported: text('The browser has no RTCPeerConnection'),
     }),
     map: z.strictObject({
       title: text('Map card heading'), live: text('Badge beside the map heading'), label: text('Accessible name of the map'),

@@ -78,9 +78,11 @@ describe('GET and POST /api/lookup (the caller)', () => {
     expect(body.data).toMatchObject({ location_source: 'hybrid', accuracy_tier: 'high', accuracy_radius: 100, latitude: 48.8566, longitude: 2.3522 });
   });
 
-  it('reports a WebRTC leak when a public candidate differs from the address', async () => {
+  it('reports a WebRTC leak when a public candidate belongs to another network', async () => {
     const res = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', webrtc: { candidates: ['192.168.1.20', 'abc.local', '9.9.9.9'] } }));
-    expect(LookupResponseSchema.parse(await res.json()).data.vpn.indicators).toContain('WebRTC IP leak detected');
+    const leaked = LookupResponseSchema.parse(await res.json());
+    expect(leaked.data.vpn.indicators).toContain('WebRTC IP leak detected');
+    expect(leaked.webrtc).toEqual([{ ip: '9.9.9.9', ip_version: 'ipv4', kind: 'leak' }]);
     const clean = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', webrtc: { candidates: ['192.168.1.20', '8.8.8.8'] } }));
     expect(LookupResponseSchema.parse(await clean.json()).data.vpn.indicators).not.toContain('WebRTC IP leak detected');
   });
@@ -130,6 +132,7 @@ describe('the rest of /api', () => {
   it('serves the runtime client config', async () => {
     const config = ClientConfigSchema.parse(await (await get('/api/config')).json());
     expect(config.stunUrl).toBe('stun:127.0.0.1:3478');
+    expect(config.stunPort).toBe(3478);
     expect(config.ipv4Url).toBeNull();
   });
 

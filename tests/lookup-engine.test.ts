@@ -121,11 +121,33 @@ describe('browser signals', () => {
     expect(data.location_source).toBe('ip');
   });
 
-  it('detects a WebRTC leak of another public address, and only that', () => {
-    const leaked = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '9.9.9.9', 'abc.local'] } }).data;
-    expect(leaked.vpn).toEqual({ detected: true, confidence: 0.5, indicators: ['WebRTC IP leak detected'] });
-    const clean = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '8.8.8.8', 'abc.local'] } }).data;
-    expect(clean.vpn.detected).toBe(false);
+  it('detects a WebRTC leak of another network\'s address, and only that', () => {
+    const leaked = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '9.9.9.9', 'abc.local'] } });
+    expect(leaked.data.vpn).toEqual({ detected: true, confidence: 0.5, indicators: ['WebRTC IP leak detected'] });
+    expect(leaked.webrtc).toEqual([{ ip: '9.9.9.9', ip_version: 'ipv4', kind: 'leak' }]);
+    const clean = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '8.8.8.8', 'abc.local'] } });
+    expect(clean.data.vpn.detected).toBe(false);
+    expect(clean.webrtc).toEqual([]);
+    expect(engine.lookup('8.8.8.8').webrtc).toBeUndefined();
+  });
+
+  // Real ASN data: Comcast's 73.0.0.0/8 and 2601::/20 are both AS7922; Deutsche Telekom is AS3320.
+  it.each<[string, string, string, 'other-family' | 'same-network' | 'leak', boolean]>([
+    ['a dual-stack visitor on IPv6 whose STUN answer is IPv4: their other address', '2601:1c0::1', '73.1.2.3', 'other-family', false],
+    ['a dual-stack visitor on IPv4 whose STUN answer is IPv6: their other address', '73.1.2.3', '2601:1c0::1', 'other-family', false],
+    ['another address of the visitor\'s own network, same family', '73.1.2.3', '24.0.0.1', 'same-network', false],
+    ['an IPv4 VPN exit (Cloudflare) with the visitor\'s native IPv6 (Comcast) outside it: a leak', '1.1.1.1', '2601:1c0::1', 'leak', true],
+    ['an IPv6 page (Comcast) and an IPv4 address of another network (Deutsche Telekom): a leak', '2601:1c0::1', '79.192.0.1', 'leak', true],
+  ])('%s', (_, page, candidate, kind, leak) => {
+    const response = engine.lookup(page, { webrtc: { candidates: [`candidate:1 1 udp 1677729535 ${candidate} 50000 typ srflx raddr 0.0.0.0 rport 0`] } });
+    expect(response.webrtc?.map((a) => a.kind)).toEqual([kind]);
+    expect(response.data.vpn.indicators.includes('WebRTC IP leak detected')).toBe(leak);
+  });
+
+  it('classifies candidates for a reserved page address without scoring them', () => {
+    const response = engine.lookup('192.168.1.2', { webrtc: { candidates: ['73.1.2.3'] } });
+    expect(response.webrtc).toEqual([{ ip: '73.1.2.3', ip_version: 'ipv4', kind: 'leak' }]);
+    expect(response.data.vpn.detected).toBe(false);
   });
 
   it('flags a timezone mismatch only when the clocks differ', () => {

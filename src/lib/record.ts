@@ -88,6 +88,18 @@ export const LookupRequestSchema = z.object({
 });
 export type LookupRequest = z.infer<typeof LookupRequestSchema>;
 
+/** What a public address the WebRTC probe saw means (the rule: src/lib/webrtc-leak.ts). */
+export const WEBRTC_KINDS = ['other-family', 'same-network', 'leak'] as const;
+
+/** One public address the probe saw that is not the page's own. */
+export const WebrtcAddressSchema = z.object({
+  ip: z.string(),
+  ip_version: z.enum(['ipv4', 'ipv6']),
+  /** `other-family`: the visitor's other address; `same-network`: another of theirs; `leak`: another network's. */
+  kind: z.enum(WEBRTC_KINDS),
+});
+export type WebrtcAddress = z.infer<typeof WebrtcAddressSchema>;
+
 /** Response of GET/POST /api/lookup and GET /api/lookup/{ip}. */
 export const LookupResponseSchema = z.object({
   success: z.boolean(),
@@ -96,6 +108,11 @@ export const LookupResponseSchema = z.object({
   confidence: z.number(),
   /** Which sources answered, e.g. ['dbip-city', 'geolite2-city', 'asn']. */
   sources_used: z.array(z.string()),
+  /**
+   * Present when the request carried WebRTC candidates: each public address among them
+   * other than `data.ip`, classified. Only `leak` ones feed the VPN score.
+   */
+  webrtc: z.optional(z.array(WebrtcAddressSchema)),
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 

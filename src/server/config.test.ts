@@ -7,12 +7,27 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ host: '127.0.0.1', port: 4321, webConcurrency: 1, trustProxy: { kind: 'none' } });
     expect(c.dataDir).toMatch(/\/data$/);
   });
+  it.each<[string, Record<string, string>, number, string | null, number | null]>([
+    ['answers STUN on 3478 by default, and the browser asks it', {}, 3478, null, 3478],
+    ['STUN_PORT=0 turns the responder off', { STUN_PORT: '0' }, 0, null, null],
+    ['the highest port', { STUN_PORT: '65535' }, 65535, null, 65535],
+    ['PUBLIC_STUN_URL sends the browser elsewhere; the responder still runs', { PUBLIC_STUN_URL: 'stun:stun.example.net:3478' }, 3478, 'stun:stun.example.net:3478', 3478],
+    ['a TLS STUN URI is accepted', { PUBLIC_STUN_URL: 'stuns:stun.example.net' }, 3478, 'stuns:stun.example.net', 3478],
+  ])('%s', (_, env, port, stunUrl, stunPort) => {
+    const c = loadConfig(env);
+    expect(c.stunPort).toBe(port);
+    expect(c.client).toMatchObject({ stunUrl, stunPort });
+  });
   it.each([
     ['PORT', '70000', /PORT="70000" must be a whole number from 0 to 65535/],
     ['PORT', '80a', /PORT="80a"/],
     ['WEB_CONCURRENCY', '0', /WEB_CONCURRENCY="0"/],
     ['TRUST_PROXY', 'yes please', /TRUST_PROXY entry "yes please"/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must start with postgres/],
+    ['STUN_PORT', '65536', /STUN_PORT="65536" must be a whole number from 0 to 65535/],
+    ['STUN_PORT', 'off', /STUN_PORT="off"/],
+    ['PUBLIC_STUN_URL', 'https://stun.example.net', /PUBLIC_STUN_URL="https:\/\/stun.example.net" must be a STUN URI/],
+    ['PUBLIC_STUN_URL', 'stun.example.net:3478', /PUBLIC_STUN_URL="stun.example.net:3478"/],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

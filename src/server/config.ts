@@ -20,6 +20,8 @@ export interface Config {
   bodyLimit: number;
   /** Requests a minute per client on the API and command-line endpoints; 0 turns the limit off. */
   rateLimit: number;
+  /** UDP port of the built-in STUN responder (src/server/stun.ts); 0 turns it off. */
+  stunPort: number;
   /** Settings handed to the browser. */
   client: ClientConfig;
 }
@@ -49,6 +51,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const stunUrl = env.PUBLIC_STUN_URL;
+  // RFC 7064 URIs: what RTCPeerConnection accepts; anything else would fail only in the browser.
+  if (stunUrl && !/^stuns?:[^\s/?#]+$/.test(stunUrl)) {
+    throw new ConfigError(`PUBLIC_STUN_URL="${stunUrl}" must be a STUN URI such as stun:stun.example.net:3478`);
+  }
+  const stunPort = integer(env, 'STUN_PORT', 3478, 0, 65535);
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
@@ -59,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
-    client: clientConfigFromEnv(env),
+    stunPort,
+    client: clientConfigFromEnv(env, stunPort),
   };
 }

@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createAppServer } from './server.ts';
+import { startStunServer, type StunServer } from './stun.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 // React (imported by the Astro build) picks its development build unless told otherwise,
@@ -15,6 +16,9 @@ process.env.NODE_ENV ||= 'production';
 async function startWorker(config: Config): Promise<void> {
   const started = performance.now();
   const { server, site } = await createAppServer(config, DIST);
+  // Cluster workers share one UDP socket, as they share the TCP one.
+  const stun: StunServer | undefined = config.stunPort ? await startStunServer(config.host, config.stunPort) : undefined;
+  if (stun) console.log(`STUN responder on udp port ${stun.port}`);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -29,6 +33,7 @@ async function startWorker(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     // Stop accepting, let in-flight requests finish, close idle keep-alive sockets.
+    void stun?.close();
     server.close(() => process.exit(0));
     server.closeIdleConnections();
     setTimeout(() => { server.closeAllConnections(); process.exit(0); }, 10_000).unref();
@@ -61,6 +66,11 @@ try {
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`configuration error: ${error.message}`);
+    process.exit(2);
+  }
+  // The STUN port taken by another program: say which setting moves or disables it.
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && (error as NodeJS.ErrnoException).syscall === 'bind') {
+    console.error(`STUN_PORT: udp port in use (${(error as Error).message}); set STUN_PORT to a free port, or 0 to turn the STUN responder off`);
     process.exit(2);
   }
   throw error;

@@ -18,11 +18,12 @@ export interface RunningServer {
 const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * Browser settings that keep every test on this machine: blank tiles instead of a tile
- * server, and a STUN address on loopback where nobody answers (tests that need a STUN
- * server start one from stun-responder.ts and pass its URL).
+ * Settings that keep every test on this machine and out of each other's way: blank tiles
+ * instead of a tile server, the STUN responder off (servers started in parallel would all
+ * want udp 3478) and a STUN address on loopback where nobody answers. Tests of the WebRTC
+ * check set STUN_PORT to a free port (stun-relay.ts) and clear PUBLIC_STUN_URL.
  */
-export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
+export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
 
 /** Starts `src/server/main.ts` from the build with extra environment; resolves once it listens. */
 export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {

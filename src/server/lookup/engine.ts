@@ -11,10 +11,10 @@ import { isIP } from 'node:net';
 import { accuracyFor, riskLevel } from '../../lib/accuracy.ts';
 import { confidenceScore, distanceConsensus } from '../../lib/confidence.ts';
 import { formatIp, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
-import type { DeviceInfo, GpsLocation, IpInfo, LookupRequest, LookupResponse } from '../../lib/record.ts';
+import type { DeviceInfo, GpsLocation, IpInfo, LookupRequest, LookupResponse, WebrtcAddress } from '../../lib/record.ts';
 import { timezonesMatch } from '../../lib/timezone.ts';
 import { scoreVpn } from '../../lib/vpn-score.ts';
-import { webrtcLeaks } from '../../lib/webrtc-leak.ts';
+import { classifyWebrtc, webrtcLeaks, type Network } from '../../lib/webrtc-leak.ts';
 import { emptyPlace, type Place } from './city-source.ts';
 import { detectDevice } from './device.ts';
 import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
@@ -103,6 +103,14 @@ export function engineFrom(sources: Sources): Engine {
     return parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(words);
   }
 
+  // The network of a WebRTC candidate (its own scratch words: the lookup's are in use).
+  const candidateWords = new Uint32Array(4);
+  function networkOf(parsed: ParsedIp): Network | null {
+    if (!asn) return null;
+    const row = parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(toWords(parsed.value, candidateWords));
+    return row >= 0 ? { asn: asn.asn(row), org: asn.orgs[asn.orgId(row)] ?? '' } : null;
+  }
+
   function lookup(ip: string, ctx: LookupContext = {}): LookupResponse {
     const parsed = parseAddress(ip);
     // parseIp takes only canonical dotted quads, so trimmed IPv4 text is already canonical.
@@ -110,7 +118,8 @@ export function engineFrom(sources: Sources): Engine {
     const device = detectDevice(ctx.headers, ctx.clientInfo?.userAgent);
     const gps = validGps(ctx.browserLocation);
     const reserved = reservedKind(parsed);
-    if (reserved) return reservedResponse(address, parsed, reserved, gps, device);
+    const webrtc = ctx.webrtc ? classifyWebrtc(ctx.webrtc.candidates, address, networkOf) : undefined;
+    if (reserved) return withWebrtc(reservedResponse(address, parsed, reserved, gps, device), webrtc);
 
     if (parsed.version === 6) toWords(parsed.value, words);
     const p = ask(parsed, primary, primaryPlace) ? primaryPlace : null;
@@ -124,12 +133,11 @@ export function engineFrom(sources: Sources): Engine {
     const networkType = row >= 0 ? traits!.networkType(asn!.asn(row), asn!.orgId(row)) : 'other';
     const timezone = place?.timezone || UNKNOWN;
     const browserZone = ctx.clientInfo?.timezone;
-    const candidates = ctx.webrtc?.candidates;
     const vpn = scoreVpn({
       timezoneMismatch: !!browserZone && timezone !== UNKNOWN && timezonesMatch(timezone, browserZone) === false,
       datacenter: networkType === 'datacenter' || (row >= 0 && traits!.datacenterWord(asn!.orgId(row))),
       vpnBrand: row >= 0 && traits!.vpnBrand(asn!.orgId(row)),
-      webrtcLeak: !!candidates && candidates.length > 0 && webrtcLeaks(candidates, address).length > 0,
+      webrtcLeak: !!webrtc && webrtcLeaks(webrtc).length > 0,
     });
 
     const cityKnown = !!(p?.city || s?.city);
@@ -174,10 +182,16 @@ export function engineFrom(sources: Sources): Engine {
       reserved: null,
     };
     const used = usedByMask[(p ? 1 : 0) | (s ? 2 : 0) | (row >= 0 ? 4 : 0)]!;
-    return { success: true, data, device, confidence, sources_used: used };
+    return withWebrtc({ success: true, data, device, confidence, sources_used: used }, webrtc);
   }
 
   return { lookup, sources: usedByMask[7]! };
+}
+
+/** The response with the classified WebRTC addresses, when the request carried candidates. */
+function withWebrtc(response: LookupResponse, webrtc: WebrtcAddress[] | undefined): LookupResponse {
+  if (webrtc) response.webrtc = webrtc;
+  return response;
 }
 
 /** A special-purpose address: no database knows it; say what kind it is instead. */
