@@ -38,6 +38,10 @@ const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase words joi
 const timeText = z.string().regex(/\d/, 'must contain the number of minutes')
   .describe("How long it takes, as shown, e.g. '5 minutes'; the digits become the structured-data duration");
 const difficultyLevel = z.enum(['Beginner', 'Intermediate']).describe('Who the guide is for');
+/** When an editor last checked a landing file's facts; shown on the page, and tests/content.test.ts fails past a year. */
+const reviewed = z.coerce.date().describe('Date the facts in this file were last checked against their sources, YYYY-MM-DD');
+/** A link to where a named feature lives; tests/e2e/feature-claims.test.ts checks it answers 200 and its #anchor exists. */
+const featureHref = z.string().regex(/^\/[^\s]*$/).describe("Internal path (with optional ?query and #anchor) where the feature can be used, e.g. '/ip-3#webrtc-heading'");
 
 const cities = defineCollection({
   loader: folder('cities', '*.json'),
@@ -53,6 +57,7 @@ const cities = defineCollection({
     isps: z.array(z.string().min(1)).length(15).describe('15 internet providers serving the city, most popular first; the page shows the first 6'),
     intro: z.string().min(80).describe("One paragraph on the city's internet landscape, specific to this city"),
     tips: z.array(z.string().min(1)).optional().describe('Extra security tips for this city, shown after the general ones'),
+    reviewed,
   }),
 });
 
@@ -68,6 +73,9 @@ const isps = defineCollection({
     coverage: z.string().describe('Where it offers service'),
     privacyNotes: z.array(z.string()).min(1).describe('Privacy warnings specific to this provider'),
     asns: z.array(z.number().int().positive()).min(1).describe('Autonomous system numbers the provider announces'),
+    sources: z.array(z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() })).min(1)
+      .describe('Where the dated company facts (deals, counts, court cases) come from, with the date of each source'),
+    reviewed,
   }),
 });
 
@@ -81,9 +89,11 @@ const tools = defineCollection({
     difficulty: z.number().int().min(0).max(100).describe('Keyword difficulty 0-100'),
     volume: z.number().int().nonnegative().describe('Monthly searches'),
     related: z.array(slug).min(1).describe('Slugs of OTHER tool pages (file names in content/tools); each must exist'),
-    features: z.array(z.strictObject({ title: z.string(), body: z.string() })).length(3).describe('Exactly three feature cards'),
+    features: z.array(z.strictObject({ title: z.string(), body: z.string(), href: featureHref })).length(3)
+      .describe('Exactly three feature cards, each linking to where the feature is'),
     steps: z.array(z.string().min(1)).length(4).describe('Exactly four usage steps, in order'),
     keywords: z.array(z.string().min(1)).min(1).describe('Search keywords for the meta keywords tag'),
+    reviewed,
   }),
 });
 
@@ -132,6 +142,19 @@ const trustMetrics = defineCollection({
     description: z.string(),
     metric: z.string().describe("The figure as shown, e.g. '99.9%'"),
     colour: z.enum(['blue', 'green', 'purple', 'orange']).describe('Accent colour of the card'),
+    href: featureHref.optional().describe('Where a visitor can see the claim for themselves'),
+  }),
+});
+
+/** The outside hosts a visitor's browser contacts (/trust): named, with how an operator replaces each. */
+const outsideParties = defineCollection({
+  loader: inFileOrder('content/site/outside-parties.json'),
+  schema: z.strictObject({
+    id, position,
+    host: z.string().describe("The default host, e.g. 'tile.openstreetmap.org'"),
+    what: z.string().describe('What the browser fetches from it and what that host learns'),
+    selfHost: z.string().describe('How an operator serves it from their own host instead'),
+    href: featureHref.describe('Where the visitor meets it on our site'),
   }),
 });
 
@@ -158,6 +181,8 @@ const faqs = defineCollection({
     question: z.string(),
     answer: z.string(),
     category: z.enum(['privacy', 'technical', 'accuracy', 'security', 'protection', 'streaming']),
+    links: z.array(z.strictObject({ label: z.string(), href: featureHref })).optional()
+      .describe('The site features the answer names, each linked (an answer that names one must have its link)'),
   }),
 });
 
@@ -178,11 +203,11 @@ const vpnComparison = defineCollection({
   schema: z.strictObject({
     id, position,
     provider: z.string(),
-    price: z.number().positive().describe('Price per month in USD'),
-    countries: z.number().int().positive().describe('Countries with servers'),
-    servers: z.number().int().positive().describe('Number of servers'),
-    noLogs: z.boolean().describe('Audited no-logs policy'),
-    rating: z.number().min(0).max(5),
+    // Prices, server and country counts and ratings change every few months and had no
+    // source: a row carries only what a dated source confirms.
+    noLogsAudit: z.string().describe('Who audited the no-logs policy, and when, as the source states it'),
+    source: z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() })
+      .describe('Where the audit facts come from, and the date of that source'),
   }),
 });
 
@@ -200,7 +225,8 @@ const markets = defineCollection({
     lang: z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/).describe("BCP 47 tag of the keywords' language, e.g. 'de', 'pt-BR'"),
     code: z.string().regex(/^[A-Z]{2}$/).describe('ISO 3166-1 alpha-2 code'),
     population: z.number().int().positive(),
-    searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
+    searchVolume: z.number().int().nonnegative()
+      .describe("Monthly IP-related searches in this country in its main language (editorial estimate); the only home of this figure: the language table sums these"),
     keywords: z.array(z.string()).length(3).describe('Top 3 keywords in the local language'),
     flag: z.string().describe('Flag emoji'),
   }),
@@ -212,7 +238,7 @@ const languages = defineCollection({
     id, position,
     language: z.string(),
     speakers: z.number().int().positive().describe('Number of speakers'),
-    searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
+    // No search volume here: it is the sum of the markets in this language (markets.json), so one estimate never contradicts another.
     competition: z.enum(['Low', 'Medium', 'High']),
     opportunity: z.enum(['Medium', 'High', 'Very High']),
   }),
@@ -495,7 +521,7 @@ const benchmarks = defineCollection({
 
 export const collections = {
   navigation, explore, pages, offers, cities, isps, tools, guides, blog,
-  trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
+  trustMetrics, outsideParties, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
   lookupText, lookupPages, privacyChecklist,
   ipTools, performance: performanceCopy, webVitals, benchmarks,
 };
