@@ -8,7 +8,10 @@
  * | the browser's timezone differs from the address's   | 0.3    | Timezone mismatch         |
  * | datacenter organisation keyword or network type     | 0.4    | Datacenter IP detected    |
  * | a known VPN brand in the organisation name          | 0.6    | Known VPN provider        |
- * | WebRTC shows a public address other than this one   | 0.5    | WebRTC IP leak detected   |
+ * | WebRTC shows an address of another network (1)      | 0.5    | WebRTC IP leak detected   |
+ *
+ * (1) src/lib/webrtc-leak.ts: the visitor's own address of the other IP version, on the
+ * same network, is not a leak and does not count.
  */
 import type { VpnResult } from './record.ts';
 
