@@ -20,6 +20,9 @@ export const VpnResultSchema = z.object({
 });
 export type VpnResult = z.infer<typeof VpnResultSchema>;
 
+/** What the record says for text nothing knows ('Unknown'), in every field and every module. */
+export const UNKNOWN = 'Unknown';
+
 /** The IP info record. Missing text is 'Unknown'; missing coordinates are 0. */
 export const IpInfoSchema = z.object({
   ip: z.string(),
