@@ -6,8 +6,9 @@
  *
  * What arrives is untrusted: anything that is not a well-formed STUN request is dropped
  * without an answer, and an answer is never much larger than its request (at most 32
- * bytes more, src/server/stun.test.ts), so the port is of no use for amplification attacks. A Binding request with an
- * attribute we must understand but do not gets the 420 error the RFC asks for.
+ * bytes more, src/server/stun.test.ts), so the port is of no use for amplification
+ * attacks. A Binding request with an attribute we must understand but do not gets the
+ * 420 error the RFC asks for.
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';

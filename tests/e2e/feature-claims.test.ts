@@ -65,6 +65,8 @@ describe('feature claims', () => {
     const target = await get(url.pathname + url.search);
     expect(target.status, `${url.pathname}${url.search} answers ${target.status}`).toBe(200);
     const id = decodeURIComponent(url.hash.slice(1));
-    if (id) expect(target.body, `no element with id "${id}" on ${url.pathname}`).toContain(`id="${id}"`);
+    // An id attribute itself (after whitespace), not the tail of data-testid="…".
+    const ids = new Set([...target.body.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
+    if (id) expect(ids.has(id), `no element with id "${id}" on ${url.pathname}`).toBe(true);
   });
 });
