@@ -63,7 +63,8 @@ function lookupReply(found: { result: LookupResponse; ms: number }, cacheControl
   return json(200, found.result, { ...CORS_HEADERS, ...timingHeaders(found.ms), 'cache-control': cacheControl });
 }
 
-async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
+/** Reads a JSON body; a 400 answer when it is not JSON. */
+export async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
   const text = (await req.body()).toString('utf8');
   try {
     return { value: JSON.parse(text) };
@@ -72,7 +73,8 @@ async function readJson(req: AppRequest): Promise<{ value: unknown } | AppRespon
   }
 }
 
-const describeIssue = (error: z.core.$ZodError): string => {
+/** The first validation issue, worded for a 400 message. */
+export const describeIssue = (error: z.core.$ZodError): string => {
   const issue = error.issues[0];
   return issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'The request body does not have the expected shape.';
 };

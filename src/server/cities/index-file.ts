@@ -109,12 +109,12 @@ export function decodeIndex(file: Buffer, version: string): CityIndexData | unde
   try {
     const text = (name: string) => {
       const [offset, length] = region(name);
-      return Buffer.from(bytes.buffer, offset, length).toString('utf8');
+      return Buffer.from(bytes.buffer as ArrayBuffer, offset, length).toString('utf8');
     };
     const arrays = {} as { [K in ArrayPart]: InstanceType<(typeof ARRAYS)[K]> };
     for (const [name, Type] of Object.entries(ARRAYS) as Array<[ArrayPart, (typeof ARRAYS)[ArrayPart]]>) {
       const [offset, length] = region(name);
-      (arrays as Record<string, ArrayBufferView>)[name] = new Type(bytes.buffer, offset, length / Type.BYTES_PER_ELEMENT);
+      (arrays as Record<string, ArrayBufferView>)[name] = new Type(bytes.buffer as ArrayBuffer, offset, length / Type.BYTES_PER_ELEMENT);
     }
     const table: CityTable = {
       count: header.count, names: text('names'), nameStart: arrays.nameStart, country: arrays.country, countries: header.countries,
