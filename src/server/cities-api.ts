@@ -4,19 +4,23 @@
  * first; a query under 3 characters after trimming gives no results. Bad parameters are
  * 400s in the API's error shape; any text at all (emoji, control characters, 10 kB) is
  * either searched or refused with a 400, never a 5xx (tests/cities-api.test.ts). Results
- * do not depend on the caller, so CDNs may keep them for an hour.
+ * do not depend on the caller, so CDNs may keep them for an hour, and the last 4,096
+ * answers are kept here too (bench/cities.mjs measures the search with and without them).
  */
 import {
   CITY_CONFIDENCE, CITY_LIMIT_DEFAULT, CITY_LIMIT_MAX, CITY_QUERY_MAX, CITY_QUERY_MIN, UNKNOWN_REGION,
   queryLength, type CityCandidate, type CitySearchResponse,
 } from '../lib/city-search.ts';
-import { json, jsonError, type AppResponse, type Handler } from './app.ts';
+import { jsonError, jsonText, type AppResponse, type Handler } from './app.ts';
 import { CORS_HEADERS } from './api.ts';
+import { BoundedMap } from './bounded-map.ts';
 import type { CityIndex, CityMatch } from './cities/city-index.ts';
 import type { CityIndexHandle } from './cities/load.ts';
 import { countryName } from './lookup/merge-place.ts';
 
 const PATH = '/api/cities';
+/** Answers kept per query and limit: typing visitors ask the same prefixes ('lon', 'lond') again and again. */
+const MEMO_SIZE = 4096;
 const HEADERS = { ...CORS_HEADERS, 'cache-control': 'public, max-age=3600' };
 const bad = (code: string, message: string): AppResponse => jsonError(400, code, message, CORS_HEADERS);
 
@@ -50,19 +54,22 @@ function readParams(query: URLSearchParams): { q: string; limit: number } | AppR
   return { q, limit };
 }
 
-function reply(q: string, results: CityCandidate[]): AppResponse {
-  return json(200, { query: q, count: results.length, results } satisfies CitySearchResponse, HEADERS);
-}
-
-function answer(index: CityIndex | Error, q: string, limit: number): AppResponse {
-  if (index instanceof Error) {
-    return jsonError(503, 'cities_unavailable', 'The city search is unavailable on this server: its place data could not be read.', CORS_HEADERS);
-  }
-  return reply(q, index.search(q, limit).map(candidate));
-}
+const body = (q: string, results: CityCandidate[]) => JSON.stringify({ query: q, count: results.length, results } satisfies CitySearchResponse) + '\n';
 
 /** Creates the handler over an index that may still be loading (the first requests wait for it). */
 export function createCitiesApi(cities: CityIndexHandle): Handler {
+  const memo = new BoundedMap<string, string>(MEMO_SIZE);
+
+  function answer(index: CityIndex | Error, q: string, limit: number): AppResponse {
+    if (index instanceof Error) {
+      return jsonError(503, 'cities_unavailable', 'The city search is unavailable on this server: its place data could not be read.', CORS_HEADERS);
+    }
+    const key = `${limit} ${q}`;
+    let text = memo.get(key);
+    if (text === undefined) memo.set(key, (text = body(q, index.search(q, limit).map(candidate))));
+    return jsonText(200, text, HEADERS);
+  }
+
   return (req) => {
     if (req.path !== PATH || req.method === 'OPTIONS') return undefined; // the API's preflight answers OPTIONS
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -70,7 +77,7 @@ export function createCitiesApi(cities: CityIndexHandle): Handler {
     }
     const params = readParams(req.query);
     if (!('q' in params)) return params;
-    if (queryLength(params.q) < CITY_QUERY_MIN) return reply(params.q, []);
+    if (queryLength(params.q) < CITY_QUERY_MIN) return jsonText(200, body(params.q, []), HEADERS);
     const index = cities.current();
     return index ? answer(index, params.q, params.limit) : cities.ready.then((ready) => answer(ready, params.q, params.limit));
   };
