@@ -8,21 +8,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
-
-const VISITOR = '8.8.8.8';
-const AS_VISITOR = { 'x-forwarded-for': VISITOR };
+import { AS_VISITOR, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
-let expected: LookupResponse;
 let timezoneId: string | undefined;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
-  expected = LookupResponseSchema.parse(await (await fetch(`${server.url}/api/lookup`, { headers: AS_VISITOR })).json());
-  timezoneId = expected.data.timezone.includes('/') ? expected.data.timezone : undefined;
+  ({ timezoneId } = await visitorRecord(server.url));
 });
 afterAll(async () => {
   if (server && server.process.exitCode !== null) console.error(`server exited early:\n${server.output()}`);
