@@ -183,7 +183,7 @@ describe('tabs and map', () => {
       return { focused: active.textContent, selected: active.getAttribute('aria-selected'), panelVisible: !document.getElementById(active.getAttribute('aria-controls')!)!.hidden };
     });
     await page.keyboard.press('ArrowRight');
-    expect(await selected()).toEqual({ focused: 'VPN', selected: 'true', panelVisible: true });
+    expect(await selected()).toEqual({ focused: 'Verification', selected: 'true', panelVisible: true });
     await page.keyboard.press('End');
     expect(await selected()).toEqual({ focused: 'Map', selected: 'true', panelVisible: true });
     await page.keyboard.press('ArrowRight');
