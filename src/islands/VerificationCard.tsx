@@ -35,6 +35,7 @@ export default function VerificationCard({ initial, text, level = 3 }: Props) {
   }, [state.mode]);
 
   const Heading = `h${level}` as const;
+  const Subheading = `h${level + 1}` as 'h3' | 'h4';
   const r = data?.data;
   const badge = r && verificationBadge(r);
   const place = r ? placeLine(r) : '';
@@ -62,7 +63,7 @@ export default function VerificationCard({ initial, text, level = 3 }: Props) {
             </p>
           )}
           <button ref={correctButton} type="button" className="button" onClick={openSearch} disabled={!ready}>{text.correct}</button>
-          <h4 className="issues-title">{text.issuesLabel}</h4>
+          <Subheading className="issues-title">{text.issuesLabel}</Subheading>
           <div className="issue-buttons">
             {(['wrongCity', 'wrongCountry', 'vpnShown'] as const).map((issue) => (
               <button key={issue} type="button" className="button secondary" onClick={openSearch} disabled={!ready}>{text.issues[issue]}</button>
