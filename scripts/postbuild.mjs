@@ -27,3 +27,4 @@ for (const file of walk(CLIENT)) {
 }
 console.log(`postbuild: precompressed ${count} files, ${(before / 1024).toFixed(0)} KiB -> ${(after / 1024).toFixed(0)} KiB brotli`);
 await import('./build-asn-index.ts'); // the ASN index the lookup engine loads at start
+await import('./build-city-index.ts'); // the city search index the server loads at start

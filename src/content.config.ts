@@ -289,6 +289,8 @@ const lookupText = defineCollection({
       copiedBadge: text('Badge beside the IP after a copy (2 s)'),
       copyFailed: text('Toast when the clipboard refuses'),
       unknownPlace: text('Location line when city and country are unknown'),
+      corrected: text('Mark beside the location line after the visitor corrected it'),
+      unverified: text('The same mark when the chosen city could not be checked'),
     }),
     actions: z.strictObject({ refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button') }),
     status: z.strictObject({
@@ -303,6 +305,7 @@ const lookupText = defineCollection({
       confidence: template('Confidence badge, {percent}'), tier: template('Accuracy tier badge, {tier}'),
       radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge, {type}'),
       version: template('IP version badge, {version}'),
+      corrected: text('Badge when the visitor corrected the location'),
     }),
     cards: z.strictObject({
       networkTitle: text('Network card heading'), isp: text('ISP label'), asn: text('ASN label'), timezone: text('Timezone label'),
@@ -312,6 +315,7 @@ const lookupText = defineCollection({
       noDevice: text('Device card text when the browser sent no User-Agent'), vpnTitle: text('VPN verdict card heading'),
       vpnNone: text('VPN card text when no indicator fired'),
       reserved: template('Location card text for special-purpose addresses, {kind}'),
+      corrected: text('Location card note after the visitor corrected the location'),
     }).describe('Headings and field labels of the network, location, device and VPN cards'),
     gps: z.strictObject({
       enable: text('Precise-location button on the home page'), enableSimple: text('Precise-location button on /ip-2'),
@@ -332,6 +336,26 @@ const lookupText = defineCollection({
       title: text('Map card heading'), live: text('Badge beside the map heading'), label: text('Accessible name of the map'),
       tooltip: text('Tooltip of the accuracy circle'), note: template('Text under the map, {radius}'),
       reserved: template('Shown instead of a map for special-purpose addresses, {kind}'), loading: text('Placeholder until the map loads'),
+      correctedTooltip: text('Tooltip of the circle once the visitor chose their city'),
+    }),
+    verification: z.strictObject({
+      title: text('Heading of the verification card'), intro: text('What the card is for'),
+      shownLabel: text('Label of the location currently shown'),
+      badges: z.strictObject({
+        highAccuracy: text('Header badge when GPS made the record hybrid'), goodAccuracy: text('Header badge when confidence is above 0.8'),
+        vpnDetected: text('Header badge when a VPN is detected'), approximate: text('Header badge otherwise'),
+      }).describe('Header badge: the first that applies, in this order'),
+      correct: text('Button that opens the city search'), issuesLabel: text('Heading of the common-issue buttons'),
+      issues: z.strictObject({ wrongCity: text('Common issue button'), wrongCountry: text('Common issue button'), vpnShown: text('Common issue button') }),
+      searchLabel: text('Label of the search box'), placeholder: text('Placeholder of the search box'), back: text('Button that leaves the search'),
+      hint: text('Shown for queries of 1 or 2 characters'), searching: text('While a search runs'),
+      noResults: template('No city found, {query}'), resultsLabel: text('Accessible name of the result list'),
+      found: template('Announced to screen readers when results arrive, {count}'), population: template('Population line of a result, {population}'),
+      unverified: text('Shown above the one fallback candidate when the search fails'), unverifiedTag: text('Tag on an unverified candidate'),
+      toast: template('Toast for 3 s after choosing, {place}'), corrected: template('View mode after a correction, {place}'),
+      correctedUnverified: template('The same for an unverified city, {place}'), undo: text('Button that removes the correction'),
+      undone: text('Announced after undo'), privacy: text('What is kept and what is learned'),
+      noScript: text('Shown instead of the card without JavaScript'),
     }),
     vpnPanel: z.strictObject({
       headlines: z.strictObject({ vpnDetected: text('VPN detected'), highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise') }),

@@ -11,7 +11,7 @@ import { mapCenter } from '../lib/map-center.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import type { MapHandle, MapPlace } from './leaflet-map.ts';
 import { $lookup } from '../stores/lookup.ts';
-import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import { useHydratedStore, useShownLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -23,7 +23,7 @@ interface Props {
 
 /** Reads the store only (a map cannot render on the server); other islands seed or load it. */
 export default function MapWidget({ config, text, tall = false }: Props) {
-  const { data } = useHydratedStore($lookup);
+  const { data, correction } = useShownLookup(useHydratedStore($lookup));
   const clientConfig = useHydratedStore($clientConfig);
   const box = useRef<HTMLDivElement>(null);
   const handle = useRef<MapHandle | null>(null);
@@ -35,7 +35,7 @@ export default function MapWidget({ config, text, tall = false }: Props) {
   const place: MapPlace | null = r && !r.reserved ? {
     ...mapCenter(r.latitude, r.longitude),
     radius: r.accuracy_radius > 0 ? r.accuracy_radius : DEFAULT_ACCURACY_RADIUS_M,
-    city: r.city, country: r.country_name, tooltip: text.tooltip, label: text.label,
+    city: r.city, country: r.country_name, tooltip: correction?.verified ? text.correctedTooltip : text.tooltip, label: text.label,
   } : null;
 
   useEffect(() => {

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { LookupRequestSchema, type LookupResponse } from '../lib/record.ts';
 import { BULK_LIMIT, type BulkResult } from '../lib/bulk.ts';
 import type { ClientConfig } from '../lib/client-config.ts';
-import { invalidIp, invalidIpMessage, json, jsonError, methodNotAllowed, timedLookup, timingHeaders, type AppRequest, type AppResponse, type Handler } from './http.ts';
+import { describeIssue, invalidIp, invalidIpMessage, json, jsonError, methodNotAllowed, readJson, timedLookup, timingHeaders, type AppRequest, type AppResponse, type Handler } from './http.ts';
 import type { Engine } from './lookup/engine.ts';
 
 const PREFLIGHT: AppResponse = {
@@ -23,20 +23,7 @@ function lookupReply(found: { result: LookupResponse; ms: number }, cacheControl
   return json(200, found.result, { ...timingHeaders(found.ms), 'cache-control': cacheControl });
 }
 
-async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
-  const text = (await req.body()).toString('utf8');
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return jsonError(400, 'bad_json', 'The request body is not valid JSON.');
-  }
-}
-
-const describeIssue = (error: z.core.$ZodError): string => {
-  const issue = error.issues[0];
-  return issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'The request body does not have the expected shape.';
-};
-
+/** Reads a JSON body; a 400 answer when it is not JSON. */
 const BulkBodySchema = z.union([z.array(z.unknown()), z.object({ ips: z.array(z.unknown()) })]);
 
 const CSV_COLUMNS = ['ip', 'country_code', 'country_name', 'region', 'city', 'latitude', 'longitude', 'timezone', 'asn', 'asn_org', 'network_type', 'vpn_detected'] as const;

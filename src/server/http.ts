@@ -4,6 +4,7 @@
  * modules (api.ts, text-endpoints.ts, rate-limit.ts, ...) import this and the engine,
  * never each other; app.ts sends what they answer and adds CORS to every such answer.
  */
+import type * as z from 'zod/mini';
 import type { ParsedIp } from '../lib/ip-address.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { InvalidIpError, type Engine, type LookupContext } from './lookup/engine.ts';
@@ -117,3 +118,20 @@ export function timedLookup(engine: Engine, ip: string, ctx?: LookupContext): { 
     throw error;
   }
 }
+
+/** Reads the body as JSON, or answers the 400 that says it is not JSON. */
+export async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
+  const text = (await req.body()).toString('utf8');
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return jsonError(400, 'bad_json', 'The request body is not valid JSON.');
+  }
+}
+
+/** The first validation issue, worded for a 400 message. */
+/** The first problem a schema found, as one line for a 400 message. */
+export const describeIssue = (error: z.core.$ZodError): string => {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'The request body does not have the expected shape.';
+};

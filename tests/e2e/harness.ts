@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
 
 export interface RunningServer {
   url: string;
@@ -88,4 +89,19 @@ export async function sitemapPaths(base: string): Promise<string[]> {
     for (const [, page] of sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)) paths.push(new URL(page!).pathname);
   }
   return paths;
+}
+
+/** A public address the databases know; the test server believes it from its trusted loopback proxy (TRUST_PROXY=loopback). */
+export const VISITOR = '8.8.8.8';
+export const AS_VISITOR = { 'x-forwarded-for': VISITOR };
+
+/**
+ * The visitor's record as the server sees it, and its timezone when the databases name
+ * one: a browser in that zone keeps the VPN verdict steady (the page posts its timezone
+ * after the WebRTC check, and a mismatch would rightly change verdict and accuracy).
+ */
+export async function visitorRecord(url: string): Promise<{ expected: LookupResponse; timezoneId: string | undefined }> {
+  const res = await fetch(`${url}/api/lookup`, { headers: AS_VISITOR });
+  const expected = LookupResponseSchema.parse(await res.json());
+  return { expected, timezoneId: expected.data.timezone.includes('/') ? expected.data.timezone : undefined };
 }

@@ -6,12 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
-
-/** A public address the databases know; the server believes it from the loopback proxy. */
-const VISITOR = '8.8.8.8';
-const AS_VISITOR = { 'x-forwarded-for': VISITOR };
+import type { LookupResponse } from '../../src/lib/record.ts';
+import { AS_VISITOR, VISITOR, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -21,9 +17,7 @@ let timezoneId: string | undefined;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
-  const res = await fetch(`${server.url}/api/lookup`, { headers: AS_VISITOR });
-  expected = LookupResponseSchema.parse(await res.json());
-  timezoneId = expected.data.timezone.includes('/') ? expected.data.timezone : undefined;
+  ({ expected, timezoneId } = await visitorRecord(server.url));
 });
 afterAll(async () => {
   // A server that died mid-run explains every later failure: show what it said.
@@ -189,7 +183,7 @@ describe('tabs and map', () => {
       return { focused: active.textContent, selected: active.getAttribute('aria-selected'), panelVisible: !document.getElementById(active.getAttribute('aria-controls')!)!.hidden };
     });
     await page.keyboard.press('ArrowRight');
-    expect(await selected()).toEqual({ focused: 'VPN', selected: 'true', panelVisible: true });
+    expect(await selected()).toEqual({ focused: 'Verification', selected: 'true', panelVisible: true });
     await page.keyboard.press('End');
     expect(await selected()).toEqual({ focused: 'Map', selected: 'true', panelVisible: true });
     await page.keyboard.press('ArrowRight');

@@ -39,7 +39,21 @@ export interface Engine {
    * never on `headers` (they make `device`): the /json memo relies on this.
    */
   lookup(ip: string, ctx?: LookupContext): LookupResponse;
+  /**
+   * Each city source's own answer for an address, before the two are merged: what a
+   * visitor's correction is compared with to learn which source was nearer. Sources that
+   * name no place are left out; reserved addresses have none. Throws InvalidIpError.
+   */
+  sourcePlaces(ip: string): SourcePlace[];
   readonly sources: readonly string[];
+}
+
+/** One city source's answer: its name (as in `sources_used`), the city it names ('' for none) and coordinates. */
+export interface SourcePlace {
+  source: string;
+  city: string;
+  latitude: number;
+  longitude: number;
 }
 
 /** The input is not an IPv4 or IPv6 address. */
@@ -158,7 +172,21 @@ export function engineFrom(sources: Sources): Engine {
     return withWebrtc({ success: true, data, device, confidence, sources_used: used }, webrtc);
   }
 
-  return { lookup, sources: usedByMask[7]! };
+  function sourcePlaces(ip: string): SourcePlace[] {
+    const parsed = parseAddress(ip);
+    if (reservedKind(parsed)) return [];
+    if (parsed.version === 6) toWords(parsed.value, words);
+    const places: SourcePlace[] = [];
+    for (const source of [primary, second]) {
+      const place = emptyPlace();
+      if (source && ask(parsed, source, place) && Number.isFinite(place.latitude) && Number.isFinite(place.longitude)) {
+        places.push({ source: source.name, city: place.city, latitude: place.latitude, longitude: place.longitude });
+      }
+    }
+    return places;
+  }
+
+  return { lookup, sourcePlaces, sources: usedByMask[7]! };
 }
 
 /** The response with the classified WebRTC addresses, when the request carried candidates. */
