@@ -129,7 +129,7 @@ describe('GET /api/cities on the real index', () => {
 describe('GET /api/cities without its data', () => {
   const request = (query: string): AppRequest => ({
     method: 'GET', path: '/api/cities', query: new URLSearchParams(query), headers: { get: () => null },
-    clientIp: '127.0.0.1', clientAddress: undefined, body: () => Promise.resolve(Buffer.alloc(0)), responseHeaders: undefined,
+    clientIp: '127.0.0.1', clientAddress: undefined, body: () => Promise.resolve(Buffer.alloc(0)),
   });
 
   it.each([
