@@ -19,8 +19,17 @@ const PREFLIGHT: AppResponse = {
   },
 };
 
-function lookupReply(found: { result: LookupResponse; ms: number }, cacheControl = 'private, no-store'): AppResponse {
-  return json(200, found.result, { ...timingHeaders(found.ms), 'cache-control': cacheControl });
+function lookupReply(found: { result: LookupResponse; ms: number }): AppResponse {
+  return json(200, found.result, timingHeaders(found.ms));
+}
+
+/** How a bulk row names an input that is not a string: its JSON, cut short (a stack's worth of nesting included). */
+function inputText(item: unknown): string {
+  try {
+    return (JSON.stringify(item) ?? '').slice(0, 64);
+  } catch {
+    return '(nested too deeply to show)';
+  }
 }
 
 async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
@@ -60,6 +69,7 @@ export function bulkCsv(rows: BulkResult[]): string {
 
 /** Creates the /api handler. */
 export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
+  // The same for everyone and not rate-limited (routes.ts), so shared caches may keep it.
   const configReply = json(200, clientConfig, { 'cache-control': 'public, max-age=300' });
 
   async function lookupCaller(req: AppRequest): Promise<AppResponse> {
@@ -87,7 +97,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
     }
     const start = performance.now();
     const results: BulkResult[] = inputs.map((item) => {
-      const input = typeof item === 'string' ? item : JSON.stringify(item) ?? '';
+      const input = typeof item === 'string' ? item : inputText(item);
       const found = typeof item === 'string' ? timedLookup(engine, item) : undefined;
       return found
         ? { input, data: found.result.data }
@@ -116,10 +126,10 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
     if (path.startsWith('/api/lookup/')) {
       if (!read) return methodNotAllowed('GET, HEAD');
       const ip = path.slice('/api/lookup/'.length);
-      // No headers: another address's record carries no device and does not depend on the
-      // caller, so it may be shared for an hour.
+      // No headers: another address's record carries no device. Not shared all the same: the
+      // answer carries this caller's RateLimit headers.
       const found = timedLookup(engine, ip);
-      return found ? lookupReply(found, 'public, max-age=3600') : invalidIp(ip);
+      return found ? lookupReply(found) : invalidIp(ip);
     }
     return jsonError(404, 'not_found', `No API endpoint at ${path.slice(0, 100)}.`);
   };

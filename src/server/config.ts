@@ -41,7 +41,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let trustProxy: TrustProxy;
   try {
-    trustProxy = parseTrustProxy(env.TRUST_PROXY);
+    trustProxy = parseTrustProxy(env.TRUST_PROXY, env.TRUST_PROXY_HEADER || undefined);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }

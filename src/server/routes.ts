@@ -6,7 +6,7 @@
 import type { AppRequest, Handler } from './http.ts';
 import type { Config } from './config.ts';
 import { createApi } from './api.ts';
-import { createTextEndpoints, TEXT_PATHS } from './text-endpoints.ts';
+import { answersCommandLine, createTextEndpoints } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { withRateLimit } from './rate-limit.ts';
 
@@ -16,8 +16,12 @@ export interface Routes {
   pageLocals: (req: AppRequest) => App.Locals;
 }
 
-/** The requests the rate limit counts: the API and the command-line endpoints. */
-export const isLimited = (req: AppRequest): boolean => req.path.startsWith('/api/') || TEXT_PATHS.has(req.path);
+/**
+ * The requests the rate limit counts: the API (but /api/config, the same for everyone and
+ * cacheable) and whatever the command-line endpoints answer, `/` asked as the API included.
+ */
+export const isLimited = (req: AppRequest): boolean =>
+  (req.path.startsWith('/api/') && req.path !== '/api/config') || answersCommandLine(req);
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {

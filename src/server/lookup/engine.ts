@@ -10,7 +10,7 @@
 import { isIP } from 'node:net';
 import { accuracyFor, riskLevel, type Accuracy } from '../../lib/accuracy.ts';
 import { confidenceScore, distanceConsensus } from '../../lib/confidence.ts';
-import { formatIp, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
+import { formatIp, nat64Embedded, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
 import { UNKNOWN, type GpsLocation, type IpInfo, type LookupRequest, type LookupResponse, type VpnResult } from '../../lib/record.ts';
 import { judgeVpn } from '../../lib/vpn-score.ts';
 import { webrtcLeaks } from '../../lib/webrtc-leak.ts';
@@ -108,10 +108,12 @@ export function engineFrom(sources: Sources): Engine {
     const reserved = reservedKind(parsed);
     if (reserved) return reservedResponse(address, parsed, reserved, gps, device);
 
-    if (parsed.version === 6) toWords(parsed.value, words);
-    const p = ask(parsed, primary, primaryPlace) ? primaryPlace : null;
-    const s = ask(parsed, second, secondPlace) ? secondPlace : null;
-    const row = askAsn(parsed);
+    // A NAT64 address is looked up as the IPv4 address it carries; the record keeps its own.
+    const target = nat64Embedded(parsed) ?? parsed;
+    if (target.version === 6) toWords(target.value, words);
+    const p = ask(target, primary, primaryPlace) ? primaryPlace : null;
+    const s = ask(target, second, secondPlace) ? secondPlace : null;
+    const row = askAsn(target);
     const place = choosePlace(p, s);
     const consensusKm = distanceConsensus(p, s);
     if (place) fillBlanks(place, place === p ? s : p, consensusKm);
