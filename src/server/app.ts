@@ -20,6 +20,8 @@ export interface AppParts {
   config: Config;
   site: StaticSite;
   handlers: Handler[];
+  /** `name: state` lines /healthz adds below its `ok` (rate-limit store, data sources). */
+  health?: () => string[];
   /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
   page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals> };
 }
@@ -45,12 +47,11 @@ export interface AppListener {
 
 /** Shared by every request without a query string; handlers only read it. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
-const HEALTHY = text(200, 'ok', { 'cache-control': 'no-store' });
 const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} is not allowed here.`);
 
 /** Builds the listener from its parts. */
 export function createApp(parts: AppParts): AppListener {
-  const { config, site, handlers, page } = parts;
+  const { config, site, handlers, page, health = () => [] } = parts;
 
   /** What no handler answered: static files, the page `/`, a slash redirect, the 404 page. */
   function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
@@ -82,7 +83,7 @@ export function createApp(parts: AppParts): AppListener {
     } catch {
       return jsonError(400, 'bad_request', 'The path is not valid percent-encoding.');
     }
-    if (path === '/healthz') return HEALTHY;
+    if (path === '/healthz') return text(200, ['ok', ...health()].join('\n'), { 'cache-control': 'no-store' });
     const client = clientAddress(inc.peer, inc.headers, config.trustProxy);
     const appReq: AppRequest = {
       method: inc.method,

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'yes please', /TRUST_PROXY entry "yes please"/],
     ['TRUST_PROXY_HEADER', 'X Forwarded', /TRUST_PROXY_HEADER "X Forwarded" must be one header name/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must start with postgres/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL must start with redis:\/\//],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

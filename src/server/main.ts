@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { serveClusterLimits } from './rate-limit-shared.ts';
 import { createAppServer } from './server.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
@@ -50,6 +51,7 @@ async function startWorker(config: Config): Promise<void> {
 }
 
 function startPrimary(config: Config): void {
+  serveClusterLimits(config);
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   let stopping = false;
   let exitCode = 0;

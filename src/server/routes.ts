@@ -9,11 +9,14 @@ import { createApi } from './api.ts';
 import { answersCommandLine, createTextEndpoints } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { withRateLimit } from './rate-limit.ts';
+import { createRateLimitStore } from './rate-limit-shared.ts';
 
 export interface Routes {
   engine: Engine;
   handlers: Handler[];
   pageLocals: (req: AppRequest) => App.Locals;
+  /** The state of each part for /healthz, as `name: state` lines. */
+  health: () => string[];
 }
 
 /**
@@ -25,11 +28,16 @@ export const isLimited = (req: AppRequest): boolean =>
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
-  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, distDir });
+  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir });
+  const store = config.rateLimit > 0 ? createRateLimitStore(config) : undefined;
   return {
     engine,
+    health: () => [
+      `rate-limit: ${store ? store.state() : 'off'}`,
+      ...engine.dataStates.map(([name, state]) => `data ${name}: ${state}`),
+    ],
     handlers: [
-      withRateLimit({ perMinute: config.rateLimit, guards: isLimited }, [
+      withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
         createTextEndpoints(engine),
         createApi(engine, config.client),
       ]),

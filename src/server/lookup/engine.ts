@@ -225,11 +225,11 @@ function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: 
 
 /**
  * Opens the databases (DB-IP City, GeoLite2 City or `geoipCityDb`, the ASN index from
- * `distDir`) and returns the engine. Never rejects for a missing or broken database: that
- * source is left out, with a warning on stderr.
+ * `distDir`) and returns the engine, with each source's state for /healthz. Never rejects
+ * for a missing or broken database: that source is left out, said in one line on stderr.
  */
-export async function createEngine(options: SourceOptions = {}): Promise<Engine> {
-  const { sources, problems } = await openSources(options);
-  for (const problem of problems) console.warn(`lookup: ${problem}`);
-  return engineFrom(sources);
+export async function createEngine(options: SourceOptions = {}): Promise<Engine & { readonly dataStates: ReadonlyArray<[string, string]> }> {
+  const { sources, problems, states } = await openSources(options);
+  if (problems.length > 0) console.warn(`lookup: ${problems.join('; ')}`);
+  return Object.assign(engineFrom(sources), { dataStates: states });
 }
