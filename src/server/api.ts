@@ -23,13 +23,30 @@ function lookupReply(found: { result: LookupResponse; ms: number }): AppResponse
   return json(200, found.result, timingHeaders(found.ms));
 }
 
-/** How a bulk row names an input that is not a string: its JSON, cut short (a stack's worth of nesting included). */
+/** Characters of a non-string bulk input a row shows. */
+const INPUT_PREVIEW = 64;
+
+/**
+ * How a bulk row names an input that is not a string: the start of its JSON. Written only
+ * as far as shown: JSON.stringify would walk all of a 30,000-deep array (and overflow the
+ * stack doing it) to keep 64 characters.
+ */
 function inputText(item: unknown): string {
-  try {
-    return (JSON.stringify(item) ?? '').slice(0, 64);
-  } catch {
-    return '(nested too deeply to show)';
-  }
+  let out = '';
+  const write = (value: unknown): void => {
+    if (out.length >= INPUT_PREVIEW) return;
+    if (Array.isArray(value)) {
+      out += '[';
+      value.forEach((v, i) => { if (out.length < INPUT_PREVIEW) { if (i) out += ','; write(v); } });
+      out += ']';
+    } else if (value !== null && typeof value === 'object') {
+      out += '{';
+      Object.entries(value).forEach(([k, v], i) => { if (out.length < INPUT_PREVIEW) { out += `${i ? ',' : ''}${JSON.stringify(k)}:`; write(v); } });
+      out += '}';
+    } else out += JSON.stringify(value) ?? '';
+  };
+  write(item);
+  return out.slice(0, INPUT_PREVIEW);
 }
 
 async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
