@@ -1,7 +1,8 @@
 // `npm run bench:rate-limit`: what counting every request costs, to decide whether the
 // rate limit's memory store may be rate-limiter-flexible's RateLimiterMemory or must be
 // our own (src/server/rate-limit-store.ts). Three measurements in one run:
-// 1. memory held for 1M distinct clients, each store (heap after a forced GC);
+// 1. memory held for 1M distinct clients, each store (heap after a forced GC), and ours
+//    under 5M distinct clients in one window (its bound);
 // 2. cost of one counted request in-process (10k clients, 1M requests);
 // 3. /ip and /json (10,000 addresses) throughput with wrk, as ratios to a bare node:http
 //    server, with the limit off and with every request counted (a public X-Forwarded-For
@@ -40,6 +41,14 @@ const ours = await memoryFor(() => { const s = new WindowCounts({ perMinute: 300
 const theirs = await memoryFor(() => { const s = new RateLimiterMemory({ points: 300, duration: 60 }); return (k) => s.consume(k).catch(() => {}); });
 const memory = { 'WindowCounts (ours), MB per 1M clients': +ours.mb.toFixed(0), 'RateLimiterMemory, MB per 1M clients': +theirs.mb.toFixed(0) };
 ours.keep = theirs.keep = undefined;
+// Our store's bound: 5M distinct clients inside one window (a fixed clock), one client past the limit before them.
+const bounded = new WindowCounts({ perMinute: 300, now: () => 0 });
+for (let i = 0; i < 301; i++) bounded.hit('8.8.4.4');
+const boundBefore = heapMb();
+for (let i = 0; i < 5_000_000; i++) bounded.hit(nth(i));
+memory['WindowCounts after 5M clients, MB'] = +(heapMb() - boundBefore).toFixed(0);
+memory['clients kept'] = bounded.size;
+memory['limited client still limited'] = bounded.hit('8.8.4.4').used > 300;
 
 // 2. Cost of one counted request, 10k clients.
 async function nsPerHit(hit, sync) {

@@ -142,7 +142,8 @@ function rawRequest(port: number, text: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
-    socket.setTimeout(5000, () => { socket.destroy(); reject(new Error('no answer in 5 s')); });
+    // A hang is forever; 30 s only keeps a busy shared machine's stall from passing for one.
+    socket.setTimeout(30_000, () => { socket.destroy(); reject(new Error('no answer in 30 s')); });
     socket.on('data', (d) => { received += d.toString('latin1'); });
     socket.on('error', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0)));
     socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0)));

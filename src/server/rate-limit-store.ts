@@ -4,7 +4,7 @@
  * clients whatever the traffic: past that it forgets the clients it saw first, never one
  * already past the limit, so a limited client stays limited while others churn. It is our
  * own rather than rate-limiter-flexible's RateLimiterMemory, which keeps a record and a timer
- * per client with no bound (445 MB of heap for 1M clients against 61 MB here, measured by
+ * per client with no bound (about 450 MB of heap for 1M clients against 65 MB here, measured by
  * bench/rate-limit.mjs) and answers through a promise on every request.
  * The stores shared between processes and machines are in rate-limit-shared.ts.
  */
@@ -31,7 +31,7 @@ export interface RateLimitStore {
   state(): string;
 }
 
-/** Clients the memory store keeps at most (about 65 MB for IPv4 keys). */
+/** Clients the memory store keeps at most (about 100 MB of heap at the bound, bench/rate-limit.mjs). */
 export const MAX_KEYS = 1_000_000;
 
 /**
