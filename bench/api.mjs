@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { seededRandom } from './seeded-random.mjs';
+import { publicAddresses } from './seeded-random.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 14);
 const DURATION = Number(process.env.BENCH_SECONDS || 2);
@@ -56,13 +56,7 @@ const rssMb = (pid) => {
 };
 
 // 10,000 distinct public IPv4 addresses from a fixed seed.
-const { isPublicIp } = await import('../src/lib/ip-address.ts');
-const random = seededRandom(0x2545f491);
-const addresses = new Set();
-while (addresses.size < 10_000) {
-  const ip = [0, 0, 0, 0].map(() => Math.floor(random() * 256)).join('.');
-  if (isPublicIp(ip)) addresses.add(ip);
-}
+const addresses = await publicAddresses(0x2545f491);
 // Each connection walks the whole list from its own starting point, 200 addresses after the
 // previous connection's, so an address comes back only after about 10,000 requests: more than
 // the /json memo keeps (4,096), so every answer is a fresh lookup. (autocannon's setupRequest

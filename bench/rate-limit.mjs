@@ -15,14 +15,13 @@ import os from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { seededRandom } from './seeded-random.mjs';
+import { publicAddresses } from './seeded-random.mjs';
 import { cpuSeconds, median, wrk } from './wrk.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
 const SECONDS = Number(process.env.BENCH_SECONDS || 4);
 if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
 const { WindowCounts } = await import('../src/server/rate-limit-store.ts');
-const { isPublicIp } = await import('../src/lib/ip-address.ts');
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -79,13 +78,7 @@ async function start(args, env) {
   while (!(await fetch(`http://127.0.0.1:${port}/ip`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 20));
   return { child, base: `http://127.0.0.1:${port}` };
 }
-const random = seededRandom(0x2545f491);
-const addresses = new Set();
-while (addresses.size < 10_000) {
-  const ip = [0, 0, 0, 0].map(() => Math.floor(random() * 256)).join('.');
-  if (isPublicIp(ip)) addresses.add(ip);
-}
-const list = [...addresses];
+const list = await publicAddresses(0x2545f491);
 const bare = await start(['bench/bare-server.mjs'], {});
 const off = await start(['src/server/main.ts'], { RATE_LIMIT: '0' });
 const counted = await start(['src/server/main.ts'], { RATE_LIMIT: '1000000', TRUST_PROXY: 'loopback' });

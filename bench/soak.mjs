@@ -10,22 +10,14 @@ import { execFileSync, execSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
-import { seededRandom } from './seeded-random.mjs';
+import { publicAddresses } from './seeded-random.mjs';
 import { rssMb, wrk } from './wrk.mjs';
 
 const SECONDS = Number(process.env.SOAK_SECONDS || 300);
 const WARMUP = Number(process.env.SOAK_WARMUP_SECONDS || 30);
 const WORKERS = process.env.WEB_CONCURRENCY || '1';
 if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
-const { isPublicIp } = await import('../src/lib/ip-address.ts');
-
-const random = seededRandom(0x5eed);
-const set = new Set();
-while (set.size < 10_000) {
-  const ip = [0, 0, 0, 0].map(() => Math.floor(random() * 256)).join('.');
-  if (isPublicIp(ip)) set.add(ip);
-}
-const addresses = [...set];
+const addresses = await publicAddresses(0x5eed);
 const BROWSER = { Accept: 'text/html,application/xhtml+xml', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36' };
 
 /**
