@@ -114,7 +114,6 @@ export function loadStaticSite(distDir: string): StaticSite {
   };
 }
 
-/** What a file answer needs to know of its request. */
 /**
  * Where a path with trailing slashes moves (301) when the path without them is a file,
  * with its query re-encoded rather than repeated raw; undefined otherwise. The slashes
@@ -128,6 +127,7 @@ export function slashRedirect(site: StaticSite, path: string, rawQuery: string):
   return encodeURI(path.slice(0, end)) + (query ? `?${query}` : '');
 }
 
+/** What a file answer needs to know of its request. */
 export interface FileRequest {
   method: string;
   ifNoneMatch: string | undefined;
