@@ -3,8 +3,9 @@
  * keep-alive traffic and slow uploads answers every request already sent and exits 0; a
  * worker that dies is replaced and the primary says so once.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { Agent, request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './e2e/harness.ts';
@@ -86,7 +87,7 @@ describe('with two workers', () => {
   it('replaces a worker that dies, says so once, and keeps answering', async () => {
     const server = await startServer({ WEB_CONCURRENCY: '2' });
     try {
-      await sleep(300);
+      for (let i = 0; i < 300 && (server.output().match(/listening on/g) ?? []).length < 2; i++) await sleep(100);
       const before = workerPids(server);
       expect(before).toHaveLength(2);
       process.kill(before[0]!, 'SIGKILL');
@@ -102,6 +103,30 @@ describe('with two workers', () => {
       expect(lines).toEqual([`worker ${before[0]} died (SIGKILL); starting another`]);
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it('waits longer each time a worker dies before it could listen, and still stops on SIGTERM', async () => {
+    // The port is taken: every worker dies at listen().
+    const taken = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => taken.once('listening', r));
+    const port = (taken.address() as { port: number }).port;
+    const child = spawn(process.execPath, ['src/server/main.ts'], { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), WEB_CONCURRENCY: '2' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; });
+    child.stderr.on('data', (d) => { output += d; });
+    try {
+      for (let i = 0; i < 400 && (output.match(/starting another in 2 s/g) ?? []).length < 1; i++) await sleep(100);
+      const deaths = output.split('\n').filter((l) => /^worker \d+ died/.test(l));
+      expect(deaths[0]).toMatch(/died \(exit code 1\); starting another in 1 s$/);
+      expect(deaths.some((l) => l.endsWith('starting another in 2 s'))).toBe(true);
+      // A fork loop would have died dozens of times by now.
+      expect(deaths.length).toBeLessThanOrEqual(4);
+    } finally {
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      expect(await exited).not.toBeNull();
+      taken.close();
     }
   }, 60_000);
 });

@@ -55,10 +55,17 @@ function startPrimary(config: Config): void {
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   let stopping = false;
   let exitCode = 0;
+  // Workers that died before they ever listened, in a row: each waits twice as long to be
+  // replaced (1 s up to a minute), so a worker that cannot start is not a fork loop.
+  let failedStarts = 0;
+  const served = new WeakSet<object>();
+  cluster.on('listening', (worker) => { served.add(worker); failedStarts = 0; });
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
-      console.error(`worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another`);
-      cluster.fork();
+      failedStarts = served.has(worker) ? 0 : failedStarts + 1;
+      const wait = failedStarts === 0 ? 0 : Math.min(60_000, 1000 * 2 ** (failedStarts - 1));
+      console.error(`worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another${wait ? ` in ${wait / 1000} s` : ''}`);
+      setTimeout(() => { if (!stopping) cluster.fork(); }, wait);
       return;
     }
     // Draining: the primary's exit code is the worst of its workers' (one still loading its
@@ -68,7 +75,10 @@ function startPrimary(config: Config): void {
   });
   const stop = () => {
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const workers = Object.values(cluster.workers ?? {});
+    // None alive (all waiting to be replaced): nothing to drain.
+    if (workers.length === 0) process.exit(exitCode);
+    for (const worker of workers) worker?.process.kill('SIGTERM');
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
