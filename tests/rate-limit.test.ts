@@ -4,6 +4,8 @@
  * (WEB_CONCURRENCY=2) and across machines (two apps on one Redis), failing open when
  * Redis does not answer.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
@@ -129,6 +131,52 @@ describe.skipIf(!redisUrl)('across machines (REDIS_URL)', () => {
       await store.close();
     }
   });
+});
+
+/** A redis-server of this test's own on a free port (the shared one is never stopped). */
+async function ownRedis(port?: number): Promise<{ port: number; process: ChildProcess }> {
+  const free = port ?? await new Promise<number>((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); });
+  const child = spawn('redis-server', ['--port', String(free), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => { const s = createServer(); s.once('error', () => resolve(true)); s.listen(free, '127.0.0.1', () => s.close(() => resolve(false))); });
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { port: free, process: child };
+}
+
+describe.skipIf(!redisUrl)('when Redis goes away and comes back', () => {
+  it('fails open while it is gone, says so once each way, and limits again once it is back', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let redis = await ownRedis();
+    const store = redisStore({ url: `redis://127.0.0.1:${redis.port}`, perMinute: 2, keyPrefix: uniquePrefix('outage') });
+    const limit = withRateLimit({ perMinute: 2, guards: () => true, store }, [() => OK]);
+    const status = async () => (await limit(requestFrom('8.8.4.4')))!.status;
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect([await status(), await status(), await status()]).toEqual([200, 200, 429]);
+      redis.process.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 300));
+      expect([await status(), await status(), await status()]).toEqual([200, 200, 200]);
+      expect(store.state()).toMatch(/does not answer, failing open|not connected, failing open/);
+      redis = await ownRedis(redis.port);
+      // ioredis reconnects on its own schedule; the limit returns with it (a new, empty Redis).
+      let back: number[] = [];
+      for (let i = 0; i < 50 && !back.includes(429); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        back = [await status(), await status(), await status()];
+      }
+      expect(back).toContain(429);
+      expect(error.mock.calls.map((c) => String(c[0]))).toEqual([
+        expect.stringMatching(/^rate limit: Redis \(127\.0\.0\.1:\d+\) does not answer/),
+        expect.stringMatching(/^rate limit: Redis \(127\.0\.0\.1:\d+\) answers again; limiting again$/),
+      ]);
+    } finally {
+      await store.close();
+      redis.process.kill('SIGKILL');
+      error.mockRestore();
+    }
+  }, 60_000);
 });
 
 describe('when Redis does not answer', () => {
