@@ -19,7 +19,7 @@ let request: AppRequestFn;
 let limited: AppRequestFn;
 beforeAll(async () => {
   [request, limited] = await Promise.all([createTestApp(), createTestApp({ RATE_LIMIT: '2', TRUST_PROXY: 'loopback' })]);
-});
+}, 60_000);
 afterEach(() => { vi.restoreAllMocks(); });
 
 /** Every line the server writes to the console while `run` runs. */

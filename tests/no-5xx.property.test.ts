@@ -26,7 +26,7 @@ beforeAll(async () => {
   [request, server] = await Promise.all([createTestApp(env), startTestServer(env)]);
   // Warm the lookup paths so the first run's JIT is not counted against the budget.
   for (const path of ['/json?ip=8.8.8.8', '/api/lookup/2001:4860:4860::8888', '/country', '/nope']) await request(path);
-});
+}, 60_000);
 afterAll(() => server?.close());
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'PROPFIND'];

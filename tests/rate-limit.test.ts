@@ -53,7 +53,7 @@ describe('the memory store', () => {
     for (let i = 0; i < 4; i++) await limit(requestFrom('8.8.4.4'));
     for (let i = 0; i < 241_000; i++) limit(requestFrom(nthAddress(i)));
     expect((await limit(requestFrom('8.8.4.4')))!.status).toBe(429);
-  });
+  }, 60_000);
 
   it('holds 1M distinct clients in a fixed bound, forgetting the oldest within the limit, never a limited one', () => {
     setFlagsFromString('--expose-gc');
@@ -80,7 +80,7 @@ describe('the memory store', () => {
     // Forgotten: it was among the oldest within the limit.
     expect(counts.hit('near-limit').used).toBe(1);
     expect(evicting / filling).toBeLessThan(3);
-  });
+  }, 120_000);
 });
 
 describe('across the workers of one machine (WEB_CONCURRENCY=2)', () => {
