@@ -17,7 +17,7 @@
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { seededRandom } from './seeded-random.mjs';
+import { publicAddresses } from './seeded-random.mjs';
 import { PIN, median, rssMb, start as startServer } from './servers.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 14);
@@ -30,13 +30,7 @@ if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'in
 const start = (name, args, env) => startServer(name, args, { WEB_CONCURRENCY: WORKERS, ...env });
 
 // 10,000 distinct public IPv4 addresses from a fixed seed.
-const { isPublicIp } = await import('../src/lib/ip-address.ts');
-const random = seededRandom(0x2545f491);
-const addresses = new Set();
-while (addresses.size < 10_000) {
-  const ip = [0, 0, 0, 0].map(() => Math.floor(random() * 256)).join('.');
-  if (isPublicIp(ip)) addresses.add(ip);
-}
+const addresses = await publicAddresses(0x2545f491);
 // Each connection walks the whole list from its own starting point, 200 addresses after the
 // previous connection's, so an address comes back only after about 10,000 requests: more than
 // the /json memo keeps (4,096), so every answer is a fresh lookup. (autocannon's setupRequest

@@ -37,7 +37,7 @@ describe('GET /api/lookup/{ip}', () => {
     expect(body.device).toBeNull();
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('server-timing')).toMatch(/^lookup;dur=\d+\.\d+/);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
   });
 
   it.each([['127.0.0.1', 'Loopback'], ['10.0.0.1', 'Private network'], ['::1', 'Loopback']])(

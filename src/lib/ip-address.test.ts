@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicIp, normalizeIp, parseCidr, cidrContains, parseIp, reservedKind } from './ip-address.ts';
+import { formatIp, isPublicIp, nat64Embedded, normalizeIp, parseCidr, cidrContains, parseIp, reservedKind } from './ip-address.ts';
 
 describe('normalizeIp', () => {
   it.each([
@@ -36,6 +36,23 @@ describe('reservedKind', () => {
     expect(isPublicIp('8.8.8.8')).toBe(true);
     expect(isPublicIp('192.168.0.1')).toBe(false);
     expect(isPublicIp('nonsense')).toBe(false);
+  });
+});
+
+describe('NAT64 (64:ff9b::/96)', () => {
+  it.each([
+    // [address, the IPv4 address it carries, what it is]
+    ['64:ff9b::808:808', '8.8.8.8', undefined],
+    ['64:ff9b::', '0.0.0.0', 'Unspecified'],
+    ['64:ff9b::ffff:ffff', '255.255.255.255', 'Broadcast'],
+    ['64:ff9b::a00:1', '10.0.0.1', 'Private network'],
+    ['64:ff9b::1:0:0', undefined, 'Reserved'],
+    ['64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff', undefined, 'Reserved'],
+    ['64:ff9b:1::1', undefined, 'Reserved'],
+  ])('reads %s as %s, which is %s', (ip, carried, kind) => {
+    const embedded = nat64Embedded(parseIp(ip)!);
+    expect(embedded && formatIp(embedded)).toBe(carried);
+    expect(reservedKind(parseIp(ip)!)).toBe(kind);
   });
 });
 

@@ -19,8 +19,34 @@ const PREFLIGHT: AppResponse = {
   },
 };
 
-function lookupReply(found: { result: LookupResponse; ms: number }, cacheControl = 'private, no-store'): AppResponse {
-  return json(200, found.result, { ...timingHeaders(found.ms), 'cache-control': cacheControl });
+function lookupReply(found: { result: LookupResponse; ms: number }): AppResponse {
+  return json(200, found.result, timingHeaders(found.ms));
+}
+
+/** Characters of a non-string bulk input a row shows. */
+const INPUT_PREVIEW = 64;
+
+/**
+ * How a bulk row names an input that is not a string: the start of its JSON. Written only
+ * as far as shown: JSON.stringify would walk all of a 30,000-deep array (and overflow the
+ * stack doing it) to keep 64 characters.
+ */
+function inputText(item: unknown): string {
+  let out = '';
+  const write = (value: unknown): void => {
+    if (out.length >= INPUT_PREVIEW) return;
+    if (Array.isArray(value)) {
+      out += '[';
+      value.forEach((v, i) => { if (out.length < INPUT_PREVIEW) { if (i) out += ','; write(v); } });
+      out += ']';
+    } else if (value !== null && typeof value === 'object') {
+      out += '{';
+      Object.entries(value).forEach(([k, v], i) => { if (out.length < INPUT_PREVIEW) { out += `${i ? ',' : ''}${JSON.stringify(k)}:`; write(v); } });
+      out += '}';
+    } else out += JSON.stringify(value) ?? '';
+  };
+  write(item);
+  return out.slice(0, INPUT_PREVIEW);
 }
 
 /** Reads a JSON body; a 400 answer when it is not JSON. */
@@ -47,6 +73,7 @@ export function bulkCsv(rows: BulkResult[]): string {
 
 /** Creates the /api handler. */
 export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
+  // The same for everyone and not rate-limited (routes.ts), so shared caches may keep it.
   const configReply = json(200, clientConfig, { 'cache-control': 'public, max-age=300' });
 
   async function lookupCaller(req: AppRequest): Promise<AppResponse> {
@@ -74,7 +101,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
     }
     const start = performance.now();
     const results: BulkResult[] = inputs.map((item) => {
-      const input = typeof item === 'string' ? item : JSON.stringify(item) ?? '';
+      const input = typeof item === 'string' ? item : inputText(item);
       const found = typeof item === 'string' ? timedLookup(engine, item) : undefined;
       return found
         ? { input, data: found.result.data }
@@ -103,10 +130,10 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
     if (path.startsWith('/api/lookup/')) {
       if (!read) return methodNotAllowed('GET, HEAD');
       const ip = path.slice('/api/lookup/'.length);
-      // No headers: another address's record carries no device and does not depend on the
-      // caller, so it may be shared for an hour.
+      // No headers: another address's record carries no device. Not shared all the same: the
+      // answer carries this caller's RateLimit headers.
       const found = timedLookup(engine, ip);
-      return found ? lookupReply(found, 'public, max-age=3600') : invalidIp(ip);
+      return found ? lookupReply(found) : invalidIp(ip);
     }
     return jsonError(404, 'not_found', `No API endpoint at ${path.slice(0, 100)}.`);
   };

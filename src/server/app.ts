@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
 import type { Config } from './config.ts';
 import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './http.ts';
-import { answerFile, type FileAnswer, type StaticSite } from './static-site.ts';
+import { oneLine } from './log.ts';
+import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
 import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
 
 /** Renders an on-demand page through Astro, with locals for the page. */
@@ -19,6 +20,8 @@ export interface AppParts {
   config: Config;
   site: StaticSite;
   handlers: Handler[];
+  /** `name: state` lines /healthz adds below its `ok` (rate-limit store, data sources). */
+  health?: () => string[];
   /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
   page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals> };
 }
@@ -44,12 +47,11 @@ export interface AppListener {
 
 /** Shared by every request without a query string; handlers only read it. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
-const HEALTHY = text(200, 'ok', { 'cache-control': 'no-store' });
 const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} is not allowed here.`);
 
 /** Builds the listener from its parts. */
 export function createApp(parts: AppParts): AppListener {
-  const { config, site, handlers, page } = parts;
+  const { config, site, handlers, page, health = () => [] } = parts;
 
   /** What no handler answered: static files, the page `/`, a slash redirect, the 404 page. */
   function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
@@ -62,12 +64,9 @@ export function createApp(parts: AppParts): AppListener {
       const locals = page.locals(appReq);
       return locals instanceof Promise ? locals.then((l) => new PageReply(l)) : new PageReply(locals);
     }
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : '';
-    if (trimmed && site.get(trimmed)) {
-      const q = inc.url.indexOf('?');
-      const location = trimmed + (q === -1 ? '' : inc.url.slice(q));
-      return text(301, `Moved to ${location}`, { location });
-    }
+    const q = inc.url.indexOf('?');
+    const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1));
+    if (location) return text(301, `Moved to ${location}`, { location });
     const notFound = site.notFoundPage(path);
     return notFound ? new FileReply(answerFile(notFound, fileRequest, true)) : text(404, 'Not found');
   }
@@ -84,7 +83,7 @@ export function createApp(parts: AppParts): AppListener {
     } catch {
       return jsonError(400, 'bad_request', 'The path is not valid percent-encoding.');
     }
-    if (path === '/healthz') return HEALTHY;
+    if (path === '/healthz') return text(200, ['ok', ...health()].join('\n'), { 'cache-control': 'no-store' });
     const client = clientAddress(inc.peer, inc.headers, config.trustProxy);
     const appReq: AppRequest = {
       method: inc.method,
@@ -100,10 +99,10 @@ export function createApp(parts: AppParts): AppListener {
     return answer ?? fallThrough(inc, path, appReq);
   }
 
-  /** The answer to a request that failed: 413 past the body limit, else a logged 500. */
+  /** The answer to a request that failed: 413 past the body limit, else a 500 logged in one line. */
   function failure(error: unknown, method: string, url: string): AppResponse {
     if (error instanceof BodyTooLarge) return jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`);
-    console.error('request failed:', method, url, error);
+    console.error(`request failed: ${method} ${url.slice(0, 200)}: ${oneLine(error)}`);
     return jsonError(500, 'internal', 'Something went wrong on our side.');
   }
 
@@ -128,7 +127,8 @@ export function createApp(parts: AppParts): AppListener {
     const peer = req.socket.remoteAddress ?? '';
     const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
     const fail = (error: unknown) => {
-      if (res.headersSent) res.destroy();
+      // A client that went away (an aborted upload) is no fault of ours: nothing to answer or log.
+      if (res.headersSent || req.socket.destroyed) res.destroy();
       else void send(req, res, failure(error, req.method ?? '', req.url ?? ''), https);
     };
     try {

@@ -18,16 +18,22 @@ describe('loadConfig', () => {
     expect(c.stunPort).toBe(port);
     expect(c.client).toMatchObject({ stunUrl, stunPort });
   });
+  it('reads the proxy header as the proxy names it, compared in lower case', () => {
+    expect(loadConfig({ TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'X-Real-IP' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-real-ip' });
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-forwarded-for' });
+  });
   it.each([
     ['PORT', '70000', /PORT="70000" must be a whole number from 0 to 65535/],
     ['PORT', '80a', /PORT="80a"/],
     ['WEB_CONCURRENCY', '0', /WEB_CONCURRENCY="0"/],
     ['TRUST_PROXY', 'yes please', /TRUST_PROXY entry "yes please"/],
+    ['TRUST_PROXY_HEADER', 'X Forwarded', /TRUST_PROXY_HEADER "X Forwarded" must be one header name/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must start with postgres/],
     ['STUN_PORT', '65536', /STUN_PORT="65536" must be a whole number from 0 to 65535/],
     ['STUN_PORT', 'off', /STUN_PORT="off"/],
     ['PUBLIC_STUN_URL', 'https://stun.example.net', /PUBLIC_STUN_URL="https:\/\/stun.example.net" must be a STUN URI/],
     ['PUBLIC_STUN_URL', 'stun.example.net:3478', /PUBLIC_STUN_URL="stun.example.net:3478"/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL must start with redis:\/\//],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

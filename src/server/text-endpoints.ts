@@ -35,7 +35,11 @@ const FIELDS: Record<string, (r: IpInfo) => string> = {
 };
 
 /** Paths that always answer the command line (`/` does only for command-line clients). */
-export const TEXT_PATHS: ReadonlySet<string> = new Set([...Object.keys(FIELDS), '/json']);
+const TEXT_PATHS: ReadonlySet<string> = new Set([...Object.keys(FIELDS), '/json']);
+
+/** Whether these endpoints answer the request: their paths, and `/` asked as the API. */
+export const answersCommandLine = (req: AppRequest): boolean =>
+  TEXT_PATHS.has(req.path) || (req.path === '/' && (wantsJson(req) || wantsPlainText(req)));
 
 /**
  * The /json bodies of the last `limit` addresses asked, oldest out first. A memo, not a

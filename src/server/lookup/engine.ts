@@ -10,7 +10,7 @@
 import { isIP } from 'node:net';
 import { accuracyFor, riskLevel, type Accuracy } from '../../lib/accuracy.ts';
 import { confidenceScore, distanceConsensus } from '../../lib/confidence.ts';
-import { formatIp, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
+import { formatIp, nat64Embedded, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
 import { UNKNOWN, type GpsLocation, type IpInfo, type LookupRequest, type LookupResponse, type VpnResult, type WebrtcAddress } from '../../lib/record.ts';
 import { judgeVpn } from '../../lib/vpn-score.ts';
 import { classifyWebrtc, webrtcLeaks, type Network } from '../../lib/webrtc-leak.ts';
@@ -131,10 +131,12 @@ export function engineFrom(sources: Sources): Engine {
     const webrtc = ctx.webrtc ? classifyWebrtc(ctx.webrtc.candidates, address, networkOf) : undefined;
     if (reserved) return withWebrtc(reservedResponse(address, parsed, reserved, gps, device), webrtc);
 
-    if (parsed.version === 6) toWords(parsed.value, words);
-    const p = ask(parsed, primary, primaryPlace) ? primaryPlace : null;
-    const s = ask(parsed, second, secondPlace) ? secondPlace : null;
-    const row = askAsn(parsed);
+    // A NAT64 address is looked up as the IPv4 address it carries; the record keeps its own.
+    const target = nat64Embedded(parsed) ?? parsed;
+    if (target.version === 6) toWords(target.value, words);
+    const p = ask(target, primary, primaryPlace) ? primaryPlace : null;
+    const s = ask(target, second, secondPlace) ? secondPlace : null;
+    const row = askAsn(target);
     const place = choosePlace(p, s);
     const consensusKm = distanceConsensus(p, s);
     if (place) fillBlanks(place, place === p ? s : p, consensusKm);
@@ -265,11 +267,11 @@ function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: 
 
 /**
  * Opens the databases (DB-IP City, GeoLite2 City or `geoipCityDb`, the ASN index from
- * `distDir`) and returns the engine. Never rejects for a missing or broken database: that
- * source is left out, with a warning on stderr.
+ * `distDir`) and returns the engine, with each source's state for /healthz. Never rejects
+ * for a missing or broken database: that source is left out, said in one line on stderr.
  */
-export async function createEngine(options: SourceOptions = {}): Promise<Engine> {
-  const { sources, problems } = await openSources(options);
-  for (const problem of problems) console.warn(`lookup: ${problem}`);
-  return engineFrom(sources);
+export async function createEngine(options: SourceOptions = {}): Promise<Engine & { readonly dataStates: ReadonlyArray<[string, string]> }> {
+  const { sources, problems, states } = await openSources(options);
+  if (problems.length > 0) console.warn(`lookup: ${problems.join('; ')}`);
+  return Object.assign(engineFrom(sources), { dataStates: states });
 }
