@@ -116,8 +116,8 @@ export function engineFrom(sources: Sources): Engine {
     const p = ask(parsed, primary, primaryPlace) ? primaryPlace : null;
     const s = ask(parsed, second, secondPlace) ? secondPlace : null;
     const row = askAsn(parsed);
-    const place = choosePlace(p, s);
     const consensusKm = distanceConsensus(p, s);
+    const place = choosePlace(p, s, consensusKm);
     if (place) fillBlanks(place, place === p ? s : p, consensusKm);
 
     const org = row >= 0 ? asn!.orgs[asn!.orgId(row)] || UNKNOWN : UNKNOWN;
@@ -136,7 +136,15 @@ export function engineFrom(sources: Sources): Engine {
     const countryKnown = !!(p?.countryCode || s?.countryCode);
     const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? shortestFloat32(place.latitude) : 0;
     const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? shortestFloat32(place.longitude) : 0;
-    const accuracy = accuracyFor({ gps: !!gps, vpnDetected: vpn.detected, consensusKm, cityKnown, countryKnown, latitude, longitude });
+    const accuracy = accuracyFor({
+      gpsAccuracyM: gps?.accuracy,
+      vpnDetected: vpn.detected,
+      consensusKm,
+      cityKnown: !!place?.city,
+      bigCity: !!place?.bigCity,
+      countryKnown,
+      sourceRadiusKm: place?.radiusKm,
+    });
     const confidence = confidenceScore({
       gpsAccuracyM: gps?.accuracy,
       consensusKm,
@@ -167,6 +175,7 @@ export function engineFrom(sources: Sources): Engine {
       vpn,
       risk_level: riskLevel(vpn.detected, accuracy.tier),
       distance_consensus: consensusKm,
+      place_source: place === null ? null : place === p ? primary!.name : second!.name,
       rtt_ms: null,
       network_type: networkType,
       accuracy_radius: accuracy.radius,
@@ -183,7 +192,7 @@ export function engineFrom(sources: Sources): Engine {
 /** A special-purpose address: no database knows it; say what kind it is instead. */
 function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: DeviceInfo | null): LookupResponse {
   const vpn = scoreVpn({ timezoneMismatch: false, datacenter: false, vpnBrand: false, webrtcLeak: false });
-  const accuracy = accuracyFor({ gps: !!gps, vpnDetected: false, consensusKm: null, cityKnown: false, countryKnown: false, latitude: 0, longitude: 0 });
+  const accuracy = accuracyFor({ gpsAccuracyM: gps?.accuracy, vpnDetected: false, consensusKm: null, cityKnown: false, bigCity: false, countryKnown: false });
   const confidence = confidenceScore({ gpsAccuracyM: gps?.accuracy, consensusKm: null, cityKnown: false, countryKnown: false, countriesDisagree: false });
   const data: IpInfo = {
     ip: address,
@@ -202,6 +211,7 @@ function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: 
     vpn,
     risk_level: riskLevel(false, accuracy.tier),
     distance_consensus: null,
+    place_source: null,
     rtt_ms: null,
     network_type: 'private',
     accuracy_radius: accuracy.radius,
