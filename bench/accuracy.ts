@@ -6,10 +6,9 @@
 // src/lib/accuracy-model.ts and src/server/lookup/big-cities.json, then measures.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { bigCityKey } from '../src/server/lookup/big-cities.ts';
 import { engineFrom } from '../src/server/lookup/engine.ts';
 import { openSources } from '../src/server/lookup/sources.ts';
-import { bigCityKeys, cellLabel, fitModel, renderBigCities, renderModel, TABLE_ROWS } from './accuracy/fit.ts';
+import { bigCityEntries, cellLabel, fitModel, markBigCities, renderBigCities, renderModel, TABLE_ROWS } from './accuracy/fit.ts';
 import { halfOf, loadGroundTruth, observe } from './accuracy/ground-truth.ts';
 import { cellId, crossCheck, measure } from './accuracy/measure.ts';
 
@@ -29,9 +28,8 @@ const fitHalf = observations.filter((o) => halfOf(o.probe.ip) === 'fit');
 const reportHalf = observations.filter((o) => halfOf(o.probe.ip) === 'report');
 
 if (process.argv.includes('--fit')) {
-  // The engine marked big cities with the list it loaded; mark them with the fresh one.
-  const keys = bigCityKeys();
-  for (const o of fitHalf) for (const place of [o.primary, o.second]) if (place) place.bigCity = keys.has(bigCityKey(place.countryCode, place.city));
+  const keys = bigCityEntries();
+  markBigCities(fitHalf, keys);
   const model = fitModel(fitHalf);
   writeFileSync(new URL('../src/lib/accuracy-model.ts', import.meta.url), renderModel(model, today, FIT_COMMAND));
   writeFileSync(new URL('../src/server/lookup/big-cities.json', import.meta.url), renderBigCities(keys, FIT_COMMAND));

@@ -3,10 +3,9 @@
 // shows) is exactly what the bench produces now, not numbers typed by hand.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bigCityKey } from '../src/server/lookup/big-cities.ts';
 import { engineFrom } from '../src/server/lookup/engine.ts';
 import { openSources, type Sources } from '../src/server/lookup/sources.ts';
-import { bigCityKeys, fitModel, renderModel } from '../bench/accuracy/fit.ts';
+import { bigCityEntries, fitModel, markBigCities, renderModel } from '../bench/accuracy/fit.ts';
 import { halfOf, loadGroundTruth, observe, quantile, type Observation } from '../bench/accuracy/ground-truth.ts';
 import { measure, type AccuracyFigures } from '../bench/accuracy/measure.ts';
 
@@ -55,9 +54,8 @@ describe('what the repository holds is what the bench produces', () => {
   it('src/lib/accuracy-model.ts is what `npm run bench:accuracy -- --fit` fits now', () => {
     const stored = readFileSync('src/lib/accuracy-model.ts', 'utf8');
     const fittedOn = /on (\d{4}-\d{2}-\d{2}), from the/.exec(stored)?.[1] ?? 'no date in the file';
-    const keys = bigCityKeys();
     const fit = observations.filter((o) => halfOf(o.probe.ip) === 'fit').map((o) => structuredClone(o));
-    for (const o of fit) for (const place of [o.primary, o.second]) if (place) place.bigCity = keys.has(bigCityKey(place.countryCode, place.city));
+    markBigCities(fit, bigCityEntries());
     expect(stored).toBe(renderModel(fitModel(fit), fittedOn, 'npm run bench:accuracy -- --fit'));
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { PREFERRED_SOURCE, RADIUS_KM } from '../src/lib/accuracy-model.ts';
 import { consensusBand, distanceConsensus } from '../src/lib/confidence.ts';
 import { parseIp } from '../src/lib/ip-address.ts';
 import { LookupResponseSchema } from '../src/lib/record.ts';
-import { halfOf, loadGroundTruth } from '../bench/accuracy/ground-truth.ts';
+import { loadGroundTruth } from '../bench/accuracy/ground-truth.ts';
 import { emptyPlace } from '../src/server/lookup/city-source.ts';
 import { shortestFloat32 } from '../src/server/lookup/mmdb-decoder.ts';
 import { createEngine, engineFrom, InvalidIpError, type Engine, type LookupContext } from '../src/server/lookup/engine.ts';

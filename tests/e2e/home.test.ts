@@ -210,13 +210,20 @@ describe('tabs and map', () => {
     await marker.waitFor();
     const circle = page.locator('path.leaflet-interactive');
     await circle.waitFor();
-    // The circle is the record's accuracy radius at zoom 13 (Web Mercator metres per pixel).
-    const { latitude, accuracy_radius } = expected.data;
-    const metresPerPixel = (156_543.034 * Math.cos((latitude * Math.PI) / 180)) / 2 ** 13;
+    // The circle is the record's accuracy radius, read against the map's own scale bar
+    // ('50 km' over so many pixels), and the map is framed so that all of it is in view.
+    const { accuracy_radius } = expected.data;
+    const scale = page.locator('.leaflet-control-scale-line').first();
+    const [scaleText, scaleBox] = await Promise.all([scale.textContent(), scale.boundingBox()]);
+    const [, amount, unit] = /^(\d+) (m|km)$/.exec(scaleText!.trim())!;
+    const metresPerPixel = (Number(amount) * (unit === 'km' ? 1000 : 1)) / scaleBox!.width;
     const box = (await circle.boundingBox())!;
-    expect(box.height / 2).toBeGreaterThan((accuracy_radius / metresPerPixel) * 0.9);
-    expect(box.height / 2).toBeLessThan((accuracy_radius / metresPerPixel) * 1.1);
-    expect((await page.locator('.map-box').boundingBox())!.height).toBe(600);
+    expect((box.height / 2) * metresPerPixel).toBeGreaterThan(accuracy_radius * 0.9);
+    expect((box.height / 2) * metresPerPixel).toBeLessThan(accuracy_radius * 1.1);
+    const mapBox = (await page.locator('.map-box').boundingBox())!;
+    expect(mapBox.height).toBe(600);
+    expect(box.y).toBeGreaterThanOrEqual(mapBox.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(mapBox.y + mapBox.height);
     await marker.click();
     const popup = page.locator('.leaflet-popup-content');
     await popup.waitFor();
