@@ -8,13 +8,8 @@ const CLIENT = path.resolve('dist/client');
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|webmanifest|map)$/;
 const MIN_BYTES = 512;
 
-function* walk(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}
+const walk = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 
 let count = 0;
 let before = 0;

@@ -1,18 +1,17 @@
-/** The JSON API over HTTP, on the real databases. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/** The JSON API, in-process through app.request(), on the real databases. */
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorSchema, LookupResponseSchema } from '../src/lib/record.ts';
 import { ClientConfigSchema } from '../src/lib/client-config.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { createTestApp, type AppRequestFn } from './app-harness.ts';
 
-let s: TestServer;
-beforeAll(async () => { s = await startTestServer({ PUBLIC_STUN_URL: 'stun:127.0.0.1:3478' }); });
-afterAll(() => s.close());
+let request: AppRequestFn;
+beforeAll(async () => { request = await createTestApp({ PUBLIC_STUN_URL: 'stun:127.0.0.1:3478' }); });
 
-const get = (path: string, init?: RequestInit) => fetch(s.url + path, init);
+const get = (path: string, init?: Parameters<AppRequestFn>[1]) => request(path, init);
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(s.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  request(path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
-async function lookup(path: string, init?: RequestInit) {
+async function lookup(path: string, init?: Parameters<AppRequestFn>[1]) {
   const res = await get(path, init);
   expect(res.status, path).toBe(200);
   return { res, body: LookupResponseSchema.parse(await res.json()) };

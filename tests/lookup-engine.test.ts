@@ -11,7 +11,6 @@ import { parseIp } from '../src/lib/ip-address.ts';
 import { LookupResponseSchema } from '../src/lib/record.ts';
 import { loadGroundTruth } from '../bench/accuracy/ground-truth.ts';
 import { emptyPlace } from '../src/server/lookup/city-source.ts';
-import { shortestFloat32 } from '../src/server/lookup/mmdb-decoder.ts';
 import { createEngine, engineFrom, InvalidIpError, type Engine, type LookupContext } from '../src/server/lookup/engine.ts';
 import { openSources, type Sources } from '../src/server/lookup/sources.ts';
 import table from '../src/server/lookup/network-types.json' with { type: 'json' };
@@ -85,7 +84,7 @@ describe('public addresses', () => {
       const { data } = engine.lookup(ip);
       expect(data, ip).toMatchObject({
         distance_consensus: km, place_source: shown === s ? 'geolite2-city' : 'dbip-city', city: shown.city,
-        latitude: shortestFloat32(shown.latitude), longitude: shortestFloat32(shown.longitude),
+        latitude: shown.latitude, longitude: shown.longitude,
         accuracy_radius: RADIUS_KM.consensus[band]! * 1000,
       });
     }

@@ -1,15 +1,18 @@
-/** The command-line answers (ifconfig.co-compatible) and the rate limit, over HTTP. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/**
+ * The command-line answers (ifconfig.co-compatible), in-process through app.request(),
+ * and the rate limit behind a trusted proxy over a real socket.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
 import { JsonMemo } from '../src/server/text-endpoints.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { createTestApp, type AppRequestFn } from './app-harness.ts';
+import { startTestServer } from './http-harness.ts';
 
-let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(() => s.close());
+let request: AppRequestFn;
+beforeAll(async () => { request = await createTestApp(); });
 
 const text = async (path: string, headers: Record<string, string> = { 'user-agent': 'curl/8.5.0' }) => {
-  const res = await fetch(s.url + path, { headers });
+  const res = await request(path, { headers });
   return { res, body: await res.text() };
 };
 
@@ -32,8 +35,15 @@ describe('curl host/', () => {
   });
 
   it('leaves browsers to the HTML page', async () => {
-    const { res } = await text('/', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36', accept: 'text/html,*/*' });
-    expect(res.headers.get('content-type')).not.toMatch(/text\/plain/);
+    // The page renders into node's response: ask over a socket.
+    const server = await startTestServer();
+    try {
+      const res = await fetch(server.url + '/', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36', accept: 'text/html,*/*' } });
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toContain('<!DOCTYPE html>');
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -68,7 +78,7 @@ describe('one field per endpoint', () => {
     expect(first.res.headers.get('server-timing')).toMatch(/desc="IP lookup"$/);
     expect(again.res.headers.get('server-timing')).toMatch(/desc="IP lookup \(memo\)"$/);
     expect(again.body).toBe(first.body);
-    const fresh = await (await fetch(s.url + '/api/lookup/9.9.9.9')).json();
+    const fresh = await (await request('/api/lookup/9.9.9.9')).json();
     expect(again.body).toBe(JSON.stringify(fresh.data) + '\n');
     expect(JSON.parse(again.body).location_source).toBe('ip');
   });
@@ -80,7 +90,7 @@ describe('one field per endpoint', () => {
   });
 
   it('refuses POST with 405', async () => {
-    const res = await fetch(s.url + '/ip', { method: 'POST' });
+    const res = await request('/ip', { method: 'POST' });
     expect(res.status).toBe(405);
   });
 });

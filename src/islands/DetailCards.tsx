@@ -3,6 +3,7 @@
  * skeletons while a first lookup loads. The verdict updates when the WebRTC check reports.
  */
 import { fillTemplate } from '../lib/fill-template.ts';
+import { formatCoordinates } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
@@ -35,7 +36,7 @@ export default function DetailCards({ initial, text, vpn = false }: Props) {
   const r = data?.data;
   const d = data?.device;
   const v = (value: string | undefined) => (data ? (value ?? '') : null);
-  const coordinates = r ? `${r.latitude.toFixed(4)}, ${r.longitude.toFixed(4)}` : undefined;
+  const coordinates = r ? formatCoordinates(r.latitude, r.longitude) : undefined;
   return (
     <div className="detail-cards">
       <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />

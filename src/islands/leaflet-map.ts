@@ -3,7 +3,7 @@
  * and only once the map is visible (Leaflet touches `window` at import time).
  */
 import L from 'leaflet';
-import './leaflet.css';
+import '../vendor/leaflet.css';
 import { DEFAULT_ZOOM, formatCoordinates } from '../lib/map-center.ts';
 
 export interface MapPlace {

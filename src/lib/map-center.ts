@@ -1,5 +1,5 @@
 /**
- * Where the map centres (spec section 5, "Map coordinates"): the record's coordinates,
+ * Where the map centres (map-center.test.ts): the record's coordinates,
  * or New York when they are not numbers. 0,0 is how the record says "unknown", so it
  * falls back too instead of showing a point in the Gulf of Guinea.
  */

@@ -10,7 +10,7 @@ export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
 export const ACCURACY_TIERS = ['high', 'medium', 'low', 'region'] as const;
 export const NETWORK_TYPES = ['mobile', 'business', 'datacenter', 'residential', 'private', 'other'] as const;
 
-/** Result of the VPN/proxy score (spec section 5): detected when the score exceeds 0.4. */
+/** Result of the VPN/proxy score (src/lib/vpn-score.ts): detected when the score exceeds 0.4. */
 export const VpnResultSchema = z.object({
   detected: z.boolean(),
   /** Summed score, 0 and up (not capped at 1; the threshold is 0.4). */
@@ -19,6 +19,9 @@ export const VpnResultSchema = z.object({
   indicators: z.array(z.string()),
 });
 export type VpnResult = z.infer<typeof VpnResultSchema>;
+
+/** What the record says for text nothing knows ('Unknown'), in every field and every module. */
+export const UNKNOWN = 'Unknown';
 
 /** The IP info record. Missing text is 'Unknown'; missing coordinates are 0. */
 export const IpInfoSchema = z.object({

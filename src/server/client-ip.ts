@@ -82,6 +82,16 @@ export interface ClientAddress {
 }
 
 /**
+ * Whether `ip`, reached after `hops` trusted hops already walked, may speak for the client:
+ * within the hop count, or inside a trusted CIDR. The one trust rule for the address and
+ * for the protocol (HSTS).
+ */
+function trusts(trust: TrustProxy, ip: ParsedIp, hops: number): boolean {
+  if (trust.kind === 'none') return false;
+  return trust.kind === 'hops' ? hops < trust.hops : trust.cidrs.some((c) => cidrContains(c, ip));
+}
+
+/**
  * Derives the client address from the socket peer and, for trusted peers, the proxy chain.
  */
 export function clientAddress(peer: string, headers: Headers, trust: TrustProxy): ClientAddress {
@@ -92,9 +102,7 @@ export function clientAddress(peer: string, headers: Headers, trust: TrustProxy)
   const chain = forwardedChain(headers);
   let current = peerIp;
   let trustedHops = 0;
-  const isTrusted = (ip: ParsedIp): boolean =>
-    trust.kind === 'hops' ? trustedHops < trust.hops : trust.cidrs.some((c) => cidrContains(c, ip));
-  for (let i = chain.length - 1; i >= 0 && isTrusted(current); i--) {
+  for (let i = chain.length - 1; i >= 0 && trusts(trust, current, trustedHops); i--) {
     const hop = parseHop(chain[i]!);
     if (!hop) break; // garbage from here leftwards: the last good hop is the best we know
     trustedHops++;
@@ -111,11 +119,8 @@ export const clientIp = (peer: string, headers: Headers, trust: TrustProxy): str
  * the peer itself is trusted.
  */
 export function forwardedProtoIsHttps(peer: string, headers: Headers, trust: TrustProxy): boolean {
-  if (trust.kind === 'none') return false;
-  const peerIp = parseIp(peer);
-  if (!peerIp) return false;
-  if (trust.kind === 'cidrs' && !trust.cidrs.some((c) => cidrContains(c, peerIp))) return false;
-  if (trust.kind === 'hops' && trust.hops === 0) return false;
+  const peerIp = trust.kind === 'none' ? undefined : parseIp(peer);
+  if (!peerIp || !trusts(trust, peerIp, 0)) return false;
   const forwarded = headers.get('forwarded');
   if (forwarded) return /(?:^|[;,\s])proto="?https"?/i.test(forwarded);
   return (headers.get('x-forwarded-proto') ?? '').split(',')[0]!.trim().toLowerCase() === 'https';

@@ -1,13 +1,12 @@
 /**
- * Per-client rate limit for the API and the command-line endpoints: a fixed one-minute
+ * Per-client rate limit, wrapped around the handlers it guards: a fixed one-minute
  * window keyed by address (IPv6 by /64, as one host usually owns a /64), held in memory
  * only. Private and loopback clients (our own proxies and health checks) are exempt.
- * Answers carry RateLimit-Limit/-Remaining/-Reset; refusals are 429 with Retry-After.
+ * Which requests count is the caller's to say (routes.ts). Answers carry
+ * RateLimit-Limit/-Remaining/-Reset; refusals are 429 with Retry-After.
  */
 import { reservedKind, type ParsedIp } from '../lib/ip-address.ts';
-import { jsonError, type Handler } from './app.ts';
-import { CORS_HEADERS, EXPOSE_HEADERS } from './api.ts';
-import { TEXT_PATHS } from './text-endpoints.ts';
+import { EXPOSE_HEADERS, firstAnswer, jsonError, mapAnswer, type AppRequest, type Handler } from './http.ts';
 
 const WINDOW_MS = 60_000;
 /** Past this many distinct clients in one window the table is cleared (memory bound). */
@@ -19,15 +18,30 @@ function clientKey(text: string, address: ParsedIp | undefined): string | undefi
   return address.version === 4 ? text : (address.value >> 64n).toString(16);
 }
 
-/** Creates the limiter; `perMinute` 0 turns it off. */
-export function createRateLimit(perMinute: number, now: () => number = Date.now): Handler {
+export interface RateLimitOptions {
+  /** Requests a minute per client; 0 turns the limit off. */
+  perMinute: number;
+  /** Whether a request counts against the limit. */
+  guards: (req: AppRequest) => boolean;
+  /** The clock (tests move it). */
+  now?: () => number;
+}
+
+/**
+ * Wraps `handlers` (asked in order) in the limit: a guarded request past the limit is
+ * answered 429 without reaching them; otherwise their answer goes out with the
+ * RateLimit headers added.
+ */
+export function withRateLimit(options: RateLimitOptions, handlers: readonly Handler[]): Handler {
+  const { perMinute, guards, now = Date.now } = options;
+  const inner: Handler = (req) => firstAnswer(handlers, req);
+  if (perMinute === 0) return inner;
   const counts = new Map<string, number>();
   let windowStart = now();
   return (req) => {
-    if (perMinute === 0) return undefined;
-    if (!req.path.startsWith('/api/') && !TEXT_PATHS.has(req.path)) return undefined;
+    if (!guards(req)) return inner(req);
     const key = clientKey(req.clientIp, req.clientAddress);
-    if (key === undefined) return undefined;
+    if (key === undefined) return inner(req);
     const t = now();
     if (t - windowStart >= WINDOW_MS || counts.size > MAX_KEYS) {
       counts.clear();
@@ -44,9 +58,9 @@ export function createRateLimit(perMinute: number, now: () => number = Date.now)
     };
     if (used > perMinute) {
       return jsonError(429, 'rate_limited', `Too many requests: at most ${perMinute} a minute. Try again in ${reset} s.`,
-        { ...CORS_HEADERS, ...headers, 'retry-after': String(reset) });
+        { ...headers, 'retry-after': String(reset) });
     }
-    req.responseHeaders = req.responseHeaders ? Object.assign(req.responseHeaders, headers) : headers;
-    return undefined;
+    // The handler's own headers win where both name one (the expose list).
+    return mapAnswer(inner(req), (found) => ({ ...found, headers: { ...headers, ...found.headers } }));
   };
 }

@@ -1,12 +1,14 @@
 /**
  * The route handlers the server mounts before static files, and the locals of `/`.
+ * The wiring only: which handlers exist, in which order, and which of them the rate
+ * limit guards.
  */
-import type { AppRequest, Handler } from './app.ts';
+import type { AppRequest, Handler } from './http.ts';
 import type { Config } from './config.ts';
 import { createApi } from './api.ts';
-import { createTextEndpoints } from './text-endpoints.ts';
+import { createTextEndpoints, TEXT_PATHS } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
-import { createRateLimit } from './rate-limit.ts';
+import { withRateLimit } from './rate-limit.ts';
 
 export interface Routes {
   engine: Engine;
@@ -14,15 +16,19 @@ export interface Routes {
   pageLocals: (req: AppRequest) => App.Locals;
 }
 
+/** The requests the rate limit counts: the API and the command-line endpoints. */
+export const isLimited = (req: AppRequest): boolean => req.path.startsWith('/api/') || TEXT_PATHS.has(req.path);
+
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
   const engine = await createEngine({ geoipCityDb: config.geoipCityDb, distDir });
   return {
     engine,
     handlers: [
-      createRateLimit(config.rateLimit),
-      createTextEndpoints(engine),
-      createApi(engine, config.client),
+      withRateLimit({ perMinute: config.rateLimit, guards: isLimited }, [
+        createTextEndpoints(engine),
+        createApi(engine, config.client),
+      ]),
     ],
     pageLocals: (req) => ({
       clientIp: req.clientIp,

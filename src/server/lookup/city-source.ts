@@ -11,12 +11,13 @@
 import { readFile } from 'node:fs/promises';
 import { BoundedMap } from '../bounded-map.ts';
 import { isBigCity } from './big-cities.ts';
-import type { MmdbDecoder } from './mmdb-decoder.ts';
+import { shortestFloat32, type MmdbDecoder } from './mmdb-decoder.ts';
 import { MmdbReader, NOT_FOUND } from './mmdb-reader.ts';
 
 /**
- * One source's answer. Missing text is '', missing coordinates NaN. Coordinates are as
- * stored: a float32 field reads as 37.42200088500977 (shortestFloat32 gives 37.422).
+ * One source's answer. Missing text is '', missing coordinates NaN. Coordinates are
+ * rounded where a record is decoded (PlaceCache), once per record: a float32 field reads
+ * as 37.42200088500977, and shortestFloat32 gives the 37.422 the file's maker wrote.
  */
 export interface Place {
   city: string;
@@ -104,6 +105,8 @@ class PlaceCache {
     let place = this.places.get(offset);
     if (place === undefined) {
       place = readPlace(reader.data, offset, emptyPlace());
+      place.latitude = shortestFloat32(place.latitude);
+      place.longitude = shortestFloat32(place.longitude);
       place.bigCity = isBigCity(place.countryCode, place.city);
       this.places.set(offset, place);
     }

@@ -8,17 +8,15 @@
  * measures it).
  */
 import { isIP } from 'node:net';
-import { accuracyFor, riskLevel } from '../../lib/accuracy.ts';
+import { accuracyFor, riskLevel, type Accuracy } from '../../lib/accuracy.ts';
 import { confidenceScore, distanceConsensus } from '../../lib/confidence.ts';
 import { formatIp, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
-import type { DeviceInfo, GpsLocation, IpInfo, LookupRequest, LookupResponse } from '../../lib/record.ts';
-import { timezonesMatch } from '../../lib/timezone.ts';
-import { scoreVpn } from '../../lib/vpn-score.ts';
+import { UNKNOWN, type GpsLocation, type IpInfo, type LookupRequest, type LookupResponse, type VpnResult } from '../../lib/record.ts';
+import { judgeVpn } from '../../lib/vpn-score.ts';
 import { webrtcLeaks } from '../../lib/webrtc-leak.ts';
 import { emptyPlace, type Place } from './city-source.ts';
 import { detectDevice } from './device.ts';
 import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
-import { shortestFloat32 } from './mmdb-decoder.ts';
 import { OrgTraits } from './network-type.ts';
 import { openSources, type SourceOptions, type Sources } from './sources.ts';
 
@@ -46,8 +44,6 @@ export interface Engine {
 
 /** The input is not an IPv4 or IPv6 address. */
 export class InvalidIpError extends Error {}
-
-const UNKNOWN = 'Unknown';
 
 /** Validates and normalises an address: `::ffff:a.b.c.d` becomes IPv4. */
 function parseAddress(ip: string): ParsedIp {
@@ -120,30 +116,27 @@ export function engineFrom(sources: Sources): Engine {
     const place = choosePlace(p, s, consensusKm);
     if (place) fillBlanks(place, place === p ? s : p, consensusKm);
 
-    const org = row >= 0 ? asn!.orgs[asn!.orgId(row)] || UNKNOWN : UNKNOWN;
-    const networkType = row >= 0 ? traits!.networkType(asn!.asn(row), asn!.orgId(row)) : 'other';
+    const orgId = row >= 0 ? asn!.orgId(row) : -1;
+    const org = orgId >= 0 ? asn!.orgs[orgId] || UNKNOWN : UNKNOWN;
+    const networkType = orgId >= 0 ? traits!.networkType(asn!.asn(row), orgId) : 'other';
     const timezone = place?.timezone || UNKNOWN;
-    const browserZone = ctx.clientInfo?.timezone;
     const candidates = ctx.webrtc?.candidates;
-    const vpn = scoreVpn({
-      timezoneMismatch: !!browserZone && timezone !== UNKNOWN && timezonesMatch(timezone, browserZone) === false,
-      datacenter: networkType === 'datacenter' || (row >= 0 && traits!.datacenterWord(asn!.orgId(row))),
-      vpnBrand: row >= 0 && traits!.vpnBrand(asn!.orgId(row)),
+    const vpn = judgeVpn({
+      networkType,
+      datacenterWord: orgId >= 0 && traits!.datacenterWord(orgId),
+      vpnBrand: orgId >= 0 && traits!.vpnBrand(orgId),
+      addressTimezone: timezone,
+      browserTimezone: ctx.clientInfo?.timezone,
       webrtcLeak: !!candidates && candidates.length > 0 && webrtcLeaks(candidates, address).length > 0,
     });
 
     const cityKnown = !!(p?.city || s?.city);
     const countryKnown = !!(p?.countryCode || s?.countryCode);
-    const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? shortestFloat32(place.latitude) : 0;
-    const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? shortestFloat32(place.longitude) : 0;
+    const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? place.latitude : 0;
+    const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? place.longitude : 0;
     const accuracy = accuracyFor({
-      gpsAccuracyM: gps?.accuracy,
-      vpnDetected: vpn.detected,
-      consensusKm,
-      cityKnown: !!place?.city,
-      bigCity: !!place?.bigCity,
-      countryKnown,
-      sourceRadiusKm: place?.radiusKm,
+      gpsAccuracyM: gps?.accuracy, vpnDetected: vpn.detected, consensusKm,
+      cityKnown: !!place?.city, bigCity: !!place?.bigCity, countryKnown, sourceRadiusKm: place?.radiusKm,
     });
     const confidence = confidenceScore({
       gpsAccuracyM: gps?.accuracy,
@@ -152,36 +145,11 @@ export function engineFrom(sources: Sources): Engine {
       countryKnown,
       countriesDisagree: !!(p?.countryCode && s?.countryCode && p.countryCode !== s.countryCode),
     });
-    const countryCode = place?.countryCode || UNKNOWN;
-    const data: IpInfo = {
-      ip: address,
-      ip_version: parsed.version === 4 ? 'ipv4' : 'ipv6',
-      city: place?.city || UNKNOWN,
-      region: place?.region || UNKNOWN,
-      country: countryCode,
-      country_name: countryName(place?.countryCode ?? ''),
-      country_code: countryCode,
-      postal: place?.postal || UNKNOWN,
-      latitude,
-      longitude,
-      timezone,
-      isp: org,
-      org,
-      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN,
-      asn_org: org,
-      confidence_score: confidence,
-      location_source: gps ? 'hybrid' : 'ip',
-      vpn_detected: vpn.detected,
-      vpn,
-      risk_level: riskLevel(vpn.detected, accuracy.tier),
-      distance_consensus: consensusKm,
-      place_source: place === null ? null : place === p ? primary!.name : second!.name,
-      rtt_ms: null,
-      network_type: networkType,
-      accuracy_radius: accuracy.radius,
-      accuracy_tier: accuracy.tier,
-      reserved: null,
-    };
+    const data = buildRecord({
+      address, parsed, place, latitude, longitude, timezone, org, asnOrg: org,
+      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN, networkType, vpn, accuracy, confidence, gps, consensusKm,
+      placeSource: place === null ? null : place === p ? primary!.name : second!.name, reserved: null,
+    });
     const used = usedByMask[(p ? 1 : 0) | (s ? 2 : 0) | (row >= 0 ? 4 : 0)]!;
     return { success: true, data, device, confidence, sources_used: used };
   }
@@ -189,35 +157,75 @@ export function engineFrom(sources: Sources): Engine {
   return { lookup, sources: usedByMask[7]! };
 }
 
+/** Everything the record is made of, public or reserved. */
+interface RecordParts {
+  address: string;
+  parsed: ParsedIp;
+  place: Place | null;
+  latitude: number;
+  longitude: number;
+  timezone: string;
+  /** The network's name (isp and org). */
+  org: string;
+  asnOrg: string;
+  asn: string;
+  networkType: IpInfo['network_type'];
+  vpn: VpnResult;
+  accuracy: Accuracy;
+  confidence: number;
+  gps: GpsLocation | null;
+  consensusKm: number | null;
+  /** Name of the city source `place` comes from. */
+  placeSource: string | null;
+  reserved: string | null;
+}
+
+/** The record, in one place for every kind of address. */
+function buildRecord(r: RecordParts): IpInfo {
+  const countryCode = r.place?.countryCode || UNKNOWN;
+  return {
+    ip: r.address,
+    ip_version: r.parsed.version === 4 ? 'ipv4' : 'ipv6',
+    city: r.place?.city || UNKNOWN,
+    region: r.place?.region || UNKNOWN,
+    country: countryCode,
+    country_name: countryName(r.place?.countryCode ?? ''),
+    country_code: countryCode,
+    postal: r.place?.postal || UNKNOWN,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    timezone: r.timezone,
+    isp: r.org,
+    org: r.org,
+    asn: r.asn,
+    asn_org: r.asnOrg,
+    confidence_score: r.confidence,
+    location_source: r.gps ? 'hybrid' : 'ip',
+    vpn_detected: r.vpn.detected,
+    vpn: r.vpn,
+    risk_level: riskLevel(r.vpn.detected, r.accuracy.tier),
+    distance_consensus: r.consensusKm,
+    place_source: r.placeSource,
+    rtt_ms: null,
+    network_type: r.networkType,
+    accuracy_radius: r.accuracy.radius,
+    accuracy_tier: r.accuracy.tier,
+    reserved: r.reserved,
+  };
+}
+
+/** The verdict for an address no database knows: no signal can fire. */
+const RESERVED_VPN = judgeVpn({ networkType: 'private', datacenterWord: false, vpnBrand: false, addressTimezone: UNKNOWN, browserTimezone: undefined, webrtcLeak: false });
+
 /** A special-purpose address: no database knows it; say what kind it is instead. */
-function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: DeviceInfo | null): LookupResponse {
-  const vpn = scoreVpn({ timezoneMismatch: false, datacenter: false, vpnBrand: false, webrtcLeak: false });
+function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: LookupResponse['device']): LookupResponse {
   const accuracy = accuracyFor({ gpsAccuracyM: gps?.accuracy, vpnDetected: false, consensusKm: null, cityKnown: false, bigCity: false, countryKnown: false });
   const confidence = confidenceScore({ gpsAccuracyM: gps?.accuracy, consensusKm: null, cityKnown: false, countryKnown: false, countriesDisagree: false });
-  const data: IpInfo = {
-    ip: address,
-    ip_version: parsed.version === 4 ? 'ipv4' : 'ipv6',
-    city: UNKNOWN, region: UNKNOWN, country: UNKNOWN, country_name: UNKNOWN, country_code: UNKNOWN, postal: UNKNOWN,
-    latitude: gps ? gps.lat : 0,
-    longitude: gps ? gps.lng : 0,
-    timezone: UNKNOWN,
-    isp: kind,
-    org: kind,
-    asn: UNKNOWN,
-    asn_org: UNKNOWN,
-    confidence_score: confidence,
-    location_source: gps ? 'hybrid' : 'ip',
-    vpn_detected: false,
-    vpn,
-    risk_level: riskLevel(false, accuracy.tier),
-    distance_consensus: null,
-    place_source: null,
-    rtt_ms: null,
-    network_type: 'private',
-    accuracy_radius: accuracy.radius,
-    accuracy_tier: accuracy.tier,
-    reserved: kind,
-  };
+  const data = buildRecord({
+    address, parsed, place: null, latitude: gps ? gps.lat : 0, longitude: gps ? gps.lng : 0, timezone: UNKNOWN,
+    org: kind, asnOrg: UNKNOWN, asn: UNKNOWN, networkType: 'private', vpn: RESERVED_VPN, accuracy, confidence, gps, consensusKm: null,
+    placeSource: null, reserved: kind,
+  });
   return { success: true, data, device, confidence, sources_used: [] };
 }
 

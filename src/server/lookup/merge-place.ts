@@ -13,6 +13,7 @@
 import tzLookup from '@photostructure/tz-lookup';
 import { PREFERRED_SOURCE, type PreferredSource } from '../../lib/accuracy-model.ts';
 import { CONSENSUS_BANDS_KM, consensusBand } from '../../lib/confidence.ts';
+import { UNKNOWN } from '../../lib/record.ts';
 import type { Place } from './city-source.ts';
 
 const AGREEMENT_KM = CONSENSUS_BANDS_KM[2];
@@ -82,9 +83,9 @@ export function countryName(code: string): string {
   if (name === undefined) {
     try {
       // CLDR names the user-assigned code ZZ 'Unknown Region'; the record says 'Unknown'.
-      name = (code && code !== 'ZZ' && regionNames.of(code)) || 'Unknown';
+      name = (code && code !== 'ZZ' && regionNames.of(code)) || UNKNOWN;
     } catch {
-      name = 'Unknown';
+      name = UNKNOWN;
     }
     countryNames.set(code, name);
   }
