@@ -59,6 +59,7 @@ export interface Accuracy {
  */
 export type AccuracyCell = number | 'oneBigCity' | 'oneCity' | 'country' | 'unknown';
 
+/** The row of the model's table the evidence falls in (the bench groups its figures by it too). */
 export function accuracyCell(e: Pick<AccuracyEvidence, 'consensusKm' | 'cityKnown' | 'bigCity' | 'countryKnown'>): AccuracyCell {
   if (e.consensusKm !== null && e.cityKnown) return consensusBand(e.consensusKm);
   if (e.cityKnown) return e.bigCity ? 'oneBigCity' : 'oneCity';
@@ -77,13 +78,13 @@ export function tierOf(radiusM: number): AccuracyTier {
 }
 
 /** Tier and radius per the rules in the module header. */
-export function accuracyFor(e: AccuracyEvidence, table: RadiusTable = RADIUS_KM): Accuracy {
+export function accuracyFor(e: AccuracyEvidence): Accuracy {
   if (e.gpsAccuracyM != null) {
     const radius = Math.max(1, Math.round(e.gpsAccuracyM));
     return { tier: tierOf(radius), radius };
   }
   const own = e.sourceRadiusKm !== undefined && e.sourceRadiusKm > 0 && e.countryKnown ? e.sourceRadiusKm : 0;
-  const radius = Math.round(Math.max(cellRadiusKm(accuracyCell(e), table), own) * 1000);
+  const radius = Math.round(Math.max(cellRadiusKm(accuracyCell(e)), own) * 1000);
   if (e.vpnDetected) return { tier: 'low', radius };
   if (!e.cityKnown) return { tier: e.countryKnown ? 'region' : 'low', radius };
   return { tier: tierOf(radius), radius };

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
 import { launchBrowser, startServer, type RunningServer } from './harness.ts';
 
@@ -58,6 +59,8 @@ describe('the first response', () => {
     expect(html).toContain(expected.data.isp);
     expect(html).toMatch(/data-badge="vpn"/);
     expect(html).toMatch(/data-badge="confidence"/);
+    // The hero states the record's calibrated radius (src/lib/accuracy.ts), not a default.
+    expect(html).toContain(`Radius about ${formatAccuracyRadius(expected.data.accuracy_radius)}`);
     // Nothing measured a round trip yet, so there is no RTT badge.
     expect(html).not.toMatch(/data-badge="rtt"/);
   });
@@ -158,7 +161,7 @@ describe('refresh and errors', () => {
 });
 
 describe('precise location', () => {
-  it("sends the GPS fix and shows the record as 'GPS Enhanced'", async () => {
+  it("sends the GPS fix and shows the record as 'GPS Enhanced', with the browser's own accuracy", async () => {
     const { context, page } = await visit({ geolocation: { latitude: 48.858_37, longitude: 2.294_48, accuracy: 12 }, permissions: ['geolocation'] });
     const button = page.getByRole('button', { name: 'Enable Precise GPS Location' });
     const posted = page.waitForRequest((r) => r.url().endsWith('/api/lookup') && r.method() === 'POST' && /browserLocation":\{/.test(r.postData() ?? ''));
@@ -166,6 +169,7 @@ describe('precise location', () => {
     expect(JSON.parse((await posted).postData()!).browserLocation).toEqual({ lat: 48.858_37, lng: 2.294_48, accuracy: 12 });
     await page.locator('[data-badge="gps"]', { hasText: 'GPS Enhanced' }).waitFor();
     await expect(page.locator('[data-badge="tier"]').textContent()).resolves.toBe('Accuracy: high');
+    await expect(page.locator('[data-badge="radius"]').textContent()).resolves.toBe('Radius about 12 m');
     await expect(button.count()).resolves.toBe(0);
     await context.close();
   });

@@ -102,14 +102,7 @@ class PlaceCache {
   /** Fills `out` with the record at `offset`, decoding it only the first time it is asked for. */
   fill(reader: MmdbReader, offset: number, out: Place): boolean {
     if (offset === NOT_FOUND) return false;
-    let place = this.places.get(offset);
-    if (place === undefined) {
-      place = readPlace(reader.data, offset, emptyPlace());
-      place.latitude = shortestFloat32(place.latitude);
-      place.longitude = shortestFloat32(place.longitude);
-      place.bigCity = isBigCity(place.countryCode, place.city);
-      this.places.set(offset, place);
-    }
+    const place = this.places.get(offset) ?? this.decode(reader, offset);
     out.city = place.city;
     out.region = place.region;
     out.countryCode = place.countryCode;
@@ -120,6 +113,16 @@ class PlaceCache {
     out.radiusKm = place.radiusKm;
     out.bigCity = place.bigCity;
     return true;
+  }
+
+  /** The first time a record is asked for: decoded and kept. Apart from `fill`, so the hit path stays small. */
+  private decode(reader: MmdbReader, offset: number): Place {
+    const place = readPlace(reader.data, offset, emptyPlace());
+    place.latitude = shortestFloat32(place.latitude);
+    place.longitude = shortestFloat32(place.longitude);
+    place.bigCity = isBigCity(place.countryCode, place.city);
+    this.places.set(offset, place);
+    return place;
   }
 }
 
