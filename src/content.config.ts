@@ -543,9 +543,65 @@ const benchmarks = defineCollection({
   }),
 });
 
+// What `npm run bench:accuracy` measured (content/site/accuracy.json, written by the bench,
+// never by hand) and the /trust copy around it.
+const share = z.number().min(0).max(1);
+const accuracy = defineCollection({
+  loader: file('content/site/accuracy.json'),
+  schema: z.strictObject({
+    id: z.enum(['ripe-atlas']).describe('Which ground truth the figures were measured on'),
+    measuredOn: z.iso.date().describe('Day of the measurement, YYYY-MM-DD'),
+    command: text('The command that measured it'),
+    probes: z.number().int().positive().describe('Rows of the ground truth'),
+    fitProbes: z.number().int().nonnegative().describe('Rows the model was fitted on'),
+    reportProbes: z.number().int().positive().describe('Rows the figures come from (the model never saw them)'),
+    rows: z.array(z.strictObject({
+      id: z.string().describe("'shown' or a city database's name"),
+      addresses: z.number().int().positive(),
+      insideRadius: share.nullable().describe('Share with the true place inside the stated radius; null without a radius'),
+      medianErrorKm: z.number().nonnegative(),
+      p90ErrorKm: z.number().nonnegative(),
+      medianRadiusKm: z.number().nonnegative().nullable(),
+      countryRight: share,
+    })).min(1),
+    cells: z.array(z.strictObject({
+      id: z.string().describe('Row of the accuracy model, e.g. within-5-km'),
+      addresses: z.number().int().positive(),
+      insideRadius: share,
+      medianErrorKm: z.number().nonnegative(),
+      p90ErrorKm: z.number().nonnegative(),
+      radiusKm: z.number().nonnegative(),
+    })),
+  }),
+});
+
+const accuracyCopy = defineCollection({
+  loader: file('content/site/accuracy-copy.json'),
+  schema: z.strictObject({
+    id: z.literal('trust').describe('The one entry: the accuracy section of /trust'),
+    heading: text('Section heading'),
+    intro: text('What was measured and how'),
+    caption: template('Caption of the main table, {count} {date} {command}'),
+    columns: z.strictObject({
+      what: text('Column: where the location comes from'), inside: text('Column: share inside the radius'),
+      median: text('Column: median error'), p90: text('Column: 90th-percentile error'),
+      radius: text('Column: median radius'), country: text('Column: share with the right country'),
+    }),
+    rows: z.record(z.string(), text('Label of a row of figures')).describe("Row labels by the figures' row id"),
+    noRadius: text('Cell text for a source that states no radius'),
+    cellsCaption: text('Caption of the per-evidence table'),
+    cellColumns: z.strictObject({
+      what: text('Column: evidence'), addresses: text('Column: probes'), radius: text('Column: radius'),
+      inside: text('Column: share inside'), median: text('Column: median error'),
+    }),
+    cells: z.record(z.string(), text('Label of a row of the accuracy model')).describe("Evidence labels by the figures' cell id"),
+    source: text('Attribution of the ground truth and its limits'),
+  }),
+});
+
 export const collections = {
   navigation, explore, pages, offers, cities, isps, tools, guides, blog,
   trustMetrics, outsideParties, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
   lookupText, lookupPages, privacyChecklist,
-  ipTools, performance: performanceCopy, webVitals, benchmarks,
+  ipTools, performance: performanceCopy, webVitals, benchmarks, accuracy, accuracyCopy,
 };

@@ -71,10 +71,10 @@ describe('GET and POST /api/lookup (the caller)', () => {
     expect(body.data.vpn.indicators).toContain('Timezone mismatch');
   });
 
-  it('turns a GPS fix into a hybrid, high-accuracy record', async () => {
+  it("turns a GPS fix into a hybrid record with the browser's own accuracy", async () => {
     const res = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', browserLocation: { lat: 48.8566, lng: 2.3522, accuracy: 20 } }));
     const body = LookupResponseSchema.parse(await res.json());
-    expect(body.data).toMatchObject({ location_source: 'hybrid', accuracy_tier: 'high', accuracy_radius: 100, latitude: 48.8566, longitude: 2.3522 });
+    expect(body.data).toMatchObject({ location_source: 'hybrid', accuracy_tier: 'high', accuracy_radius: 20, latitude: 48.8566, longitude: 2.3522 });
   });
 
   it('reports a WebRTC leak when a public candidate belongs to another network', async () => {

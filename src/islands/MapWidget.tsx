@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ClientConfig } from '../lib/client-config.ts';
-import { formatAccuracyRadius, DEFAULT_ACCURACY_RADIUS_M } from '../lib/badges.ts';
+import { UNKNOWN_RADIUS_M } from '../lib/accuracy.ts';
+import { formatAccuracyRadius } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { mapCenter } from '../lib/map-center.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
@@ -34,7 +35,7 @@ export default function MapWidget({ config, text, tall = false }: Props) {
   const r = data?.data;
   const place: MapPlace | null = r && !r.reserved ? {
     ...mapCenter(r.latitude, r.longitude),
-    radius: r.accuracy_radius > 0 ? r.accuracy_radius : DEFAULT_ACCURACY_RADIUS_M,
+    radius: r.accuracy_radius > 0 ? r.accuracy_radius : UNKNOWN_RADIUS_M,
     city: r.city, country: r.country_name, tooltip: correction?.verified ? text.correctedTooltip : text.tooltip, label: text.label,
   } : null;
 

@@ -49,10 +49,20 @@ export const IpInfoSchema = z.object({
   risk_level: z.enum(RISK_LEVELS),
   /** km between the two city sources when both name a city; null otherwise. */
   distance_consensus: z.nullable(z.number()),
+  /**
+   * Which city database the shown city, region and (without GPS) coordinates come from:
+   * 'dbip-city', 'geolite2-city' or the name of the operator's own file; null when neither
+   * knows the address. When both name a city, the one measured closer to the truth for
+   * their consensus band (src/lib/accuracy-model.ts).
+   */
+  place_source: z.nullable(z.string()),
   /** Round trip measured by the browser (request time minus server time); null on the server. */
   rtt_ms: z.nullable(z.number()),
   network_type: z.enum(NETWORK_TYPES),
-  /** Metres. */
+  /**
+   * Metres. The address's true place lies inside it for at least two addresses in three
+   * (src/lib/accuracy.ts); with a GPS fix, the browser's own accuracy.
+   */
   accuracy_radius: z.number(),
   accuracy_tier: z.enum(ACCURACY_TIERS),
   /** For special-purpose addresses: 'Private network', 'Loopback', ...; null for public ones. */

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import type { LookupResponse } from '../../src/lib/record.ts';
 import { AS_VISITOR, VISITOR, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
 
@@ -52,6 +53,8 @@ describe('the first response', () => {
     expect(html).toContain(expected.data.isp);
     expect(html).toMatch(/data-badge="vpn"/);
     expect(html).toMatch(/data-badge="confidence"/);
+    // The hero states the record's calibrated radius (src/lib/accuracy.ts), not a default.
+    expect(html).toContain(`Radius about ${formatAccuracyRadius(expected.data.accuracy_radius)}`);
     // Nothing measured a round trip yet, so there is no RTT badge.
     expect(html).not.toMatch(/data-badge="rtt"/);
   });
@@ -152,7 +155,7 @@ describe('refresh and errors', () => {
 });
 
 describe('precise location', () => {
-  it("sends the GPS fix and shows the record as 'GPS Enhanced'", async () => {
+  it("sends the GPS fix and shows the record as 'GPS Enhanced', with the browser's own accuracy", async () => {
     const { context, page } = await visit({ geolocation: { latitude: 48.858_37, longitude: 2.294_48, accuracy: 12 }, permissions: ['geolocation'] });
     const button = page.getByRole('button', { name: 'Enable Precise GPS Location' });
     const posted = page.waitForRequest((r) => r.url().endsWith('/api/lookup') && r.method() === 'POST' && /browserLocation":\{/.test(r.postData() ?? ''));
@@ -160,6 +163,7 @@ describe('precise location', () => {
     expect(JSON.parse((await posted).postData()!).browserLocation).toEqual({ lat: 48.858_37, lng: 2.294_48, accuracy: 12 });
     await page.locator('[data-badge="gps"]', { hasText: 'GPS Enhanced' }).waitFor();
     await expect(page.locator('[data-badge="tier"]').textContent()).resolves.toBe('Accuracy: high');
+    await expect(page.locator('[data-badge="radius"]').textContent()).resolves.toBe('Radius about 12 m');
     await expect(button.count()).resolves.toBe(0);
     await context.close();
   });
@@ -204,13 +208,20 @@ describe('tabs and map', () => {
     await marker.waitFor();
     const circle = page.locator('path.leaflet-interactive');
     await circle.waitFor();
-    // The circle is the record's accuracy radius at zoom 13 (Web Mercator metres per pixel).
-    const { latitude, accuracy_radius } = expected.data;
-    const metresPerPixel = (156_543.034 * Math.cos((latitude * Math.PI) / 180)) / 2 ** 13;
+    // The circle is the record's accuracy radius, read against the map's own scale bar
+    // ('50 km' over so many pixels), and the map is framed so that all of it is in view.
+    const { accuracy_radius } = expected.data;
+    const scale = page.locator('.leaflet-control-scale-line').first();
+    const [scaleText, scaleBox] = await Promise.all([scale.textContent(), scale.boundingBox()]);
+    const [, amount, unit] = /^(\d+) (m|km)$/.exec(scaleText!.trim())!;
+    const metresPerPixel = (Number(amount) * (unit === 'km' ? 1000 : 1)) / scaleBox!.width;
     const box = (await circle.boundingBox())!;
-    expect(box.height / 2).toBeGreaterThan((accuracy_radius / metresPerPixel) * 0.9);
-    expect(box.height / 2).toBeLessThan((accuracy_radius / metresPerPixel) * 1.1);
-    expect((await page.locator('.map-box').boundingBox())!.height).toBe(600);
+    expect((box.height / 2) * metresPerPixel).toBeGreaterThan(accuracy_radius * 0.9);
+    expect((box.height / 2) * metresPerPixel).toBeLessThan(accuracy_radius * 1.1);
+    const mapBox = (await page.locator('.map-box').boundingBox())!;
+    expect(mapBox.height).toBe(600);
+    expect(box.y).toBeGreaterThanOrEqual(mapBox.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(mapBox.y + mapBox.height);
     await marker.click();
     const popup = page.locator('.leaflet-popup-content');
     await popup.waitFor();

@@ -137,8 +137,8 @@ export function engineFrom(sources: Sources): Engine {
     const p = ask(target, primary, primaryPlace) ? primaryPlace : null;
     const s = ask(target, second, secondPlace) ? secondPlace : null;
     const row = askAsn(target);
-    const place = choosePlace(p, s);
     const consensusKm = distanceConsensus(p, s);
+    const place = choosePlace(p, s, consensusKm);
     if (place) fillBlanks(place, place === p ? s : p, consensusKm);
 
     const orgId = row >= 0 ? asn!.orgId(row) : -1;
@@ -158,7 +158,10 @@ export function engineFrom(sources: Sources): Engine {
     const countryKnown = !!(p?.countryCode || s?.countryCode);
     const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? place.latitude : 0;
     const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? place.longitude : 0;
-    const accuracy = accuracyFor({ gps: !!gps, vpnDetected: vpn.detected, consensusKm, cityKnown, countryKnown, latitude, longitude });
+    const accuracy = accuracyFor({
+      gpsAccuracyM: gps?.accuracy, vpnDetected: vpn.detected, consensusKm,
+      cityKnown: !!place?.city, bigCity: !!place?.bigCity, countryKnown, sourceRadiusKm: place?.radiusKm,
+    });
     const confidence = confidenceScore({
       gpsAccuracyM: gps?.accuracy,
       consensusKm,
@@ -168,7 +171,8 @@ export function engineFrom(sources: Sources): Engine {
     });
     const data = buildRecord({
       address, parsed, place, latitude, longitude, timezone, org, asnOrg: org,
-      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN, networkType, vpn, accuracy, confidence, gps, consensusKm, reserved: null,
+      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN, networkType, vpn, accuracy, confidence, gps, consensusKm,
+      placeSource: place === null ? null : place === p ? primary!.name : second!.name, reserved: null,
     });
     const used = usedByMask[(p ? 1 : 0) | (s ? 2 : 0) | (row >= 0 ? 4 : 0)]!;
     return withWebrtc({ success: true, data, device, confidence, sources_used: used }, webrtc);
@@ -215,6 +219,8 @@ interface RecordParts {
   confidence: number;
   gps: GpsLocation | null;
   consensusKm: number | null;
+  /** Name of the city source `place` comes from. */
+  placeSource: string | null;
   reserved: string | null;
 }
 
@@ -243,6 +249,7 @@ function buildRecord(r: RecordParts): IpInfo {
     vpn: r.vpn,
     risk_level: riskLevel(r.vpn.detected, r.accuracy.tier),
     distance_consensus: r.consensusKm,
+    place_source: r.placeSource,
     rtt_ms: null,
     network_type: r.networkType,
     accuracy_radius: r.accuracy.radius,
@@ -256,11 +263,12 @@ const RESERVED_VPN = judgeVpn({ networkType: 'private', datacenterWord: false, v
 
 /** A special-purpose address: no database knows it; say what kind it is instead. */
 function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: LookupResponse['device']): LookupResponse {
-  const accuracy = accuracyFor({ gps: !!gps, vpnDetected: false, consensusKm: null, cityKnown: false, countryKnown: false, latitude: 0, longitude: 0 });
+  const accuracy = accuracyFor({ gpsAccuracyM: gps?.accuracy, vpnDetected: false, consensusKm: null, cityKnown: false, bigCity: false, countryKnown: false });
   const confidence = confidenceScore({ gpsAccuracyM: gps?.accuracy, consensusKm: null, cityKnown: false, countryKnown: false, countriesDisagree: false });
   const data = buildRecord({
     address, parsed, place: null, latitude: gps ? gps.lat : 0, longitude: gps ? gps.lng : 0, timezone: UNKNOWN,
-    org: kind, asnOrg: UNKNOWN, asn: UNKNOWN, networkType: 'private', vpn: RESERVED_VPN, accuracy, confidence, gps, consensusKm: null, reserved: kind,
+    org: kind, asnOrg: UNKNOWN, asn: UNKNOWN, networkType: 'private', vpn: RESERVED_VPN, accuracy, confidence, gps, consensusKm: null,
+    placeSource: null, reserved: kind,
   });
   return { success: true, data, device, confidence, sources_used: [] };
 }
