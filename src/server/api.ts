@@ -81,7 +81,8 @@ const BulkBodySchema = z.union([z.array(z.unknown()), z.object({ ips: z.array(z.
 
 const CSV_COLUMNS = ['ip', 'country_code', 'country_name', 'region', 'city', 'latitude', 'longitude', 'timezone', 'asn', 'asn_org', 'network_type', 'vpn_detected'] as const;
 
-function csvCell(value: unknown): string {
+/** One CSV cell: quoted when needed, spreadsheet formulas neutralised. */
+export function csvCell(value: unknown): string {
   const text = String(value ?? '');
   // Quote when needed; neutralise spreadsheet formulas (CSV injection) with a leading quote.
   const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
@@ -98,13 +99,18 @@ export function bulkCsv(rows: BulkResult[]): string {
   return lines.join('\r\n') + '\r\n';
 }
 
+/** Told of every successful lookup of the caller's own address (analytics record it). */
+export type CallerLookupObserver = (req: AppRequest, record: LookupResponse['data']) => void;
+
 /** Creates the /api handler. */
-export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
+export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLookup?: CallerLookupObserver): Handler {
   const configReply = json(200, clientConfig, { ...CORS_HEADERS, 'cache-control': 'public, max-age=300' });
 
   async function lookupCaller(req: AppRequest): Promise<AppResponse> {
     if (req.method !== 'POST') {
-      return lookupReply(timedLookup(engine, req.clientIp, { headers: req.headers })!);
+      const found = timedLookup(engine, req.clientIp, { headers: req.headers })!;
+      onCallerLookup?.(req, found.result.data);
+      return lookupReply(found);
     }
     const body = await readJson(req);
     if (!('value' in body)) return body;
@@ -113,6 +119,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
     const { ip, clientInfo, browserLocation, webrtc } = parsed.data;
     const target = ip?.trim() || req.clientIp;
     const found = timedLookup(engine, target, { headers: req.headers, clientInfo, browserLocation, webrtc });
+    if (found && target === req.clientIp) onCallerLookup?.(req, found.result.data);
     return found ? lookupReply(found) : invalidIp(target);
   }
 

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
 import type { ParsedIp } from '../lib/ip-address.ts';
 import type { Config } from './config.ts';
+import type { Health } from './health.ts';
 import { BASE_SECURITY_HEADERS, HSTS, MACHINE_SECURITY_HEADERS, NON_HTML_CSP, withFrameAncestors } from './security-headers.ts';
 import { negotiate, type StaticFile, type StaticSite } from './static-site.ts';
 
@@ -44,6 +45,8 @@ export interface AppParts {
   config: Config;
   site: StaticSite;
   handlers: Handler[];
+  /** What /healthz reports (health.ts). */
+  health: Health;
   /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
   page?: {
     render: PageRenderer;
@@ -227,9 +230,7 @@ export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerRe
     } catch {
       return sendReply(req, res, jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'), https);
     }
-    if (path === '/healthz') {
-      return sendReply(req, res, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' }, https);
-    }
+    if (path === '/healthz') return sendReply(req, res, parts.health.reply(headers.get('accept')), https);
     const client = clientAddress(peer, headers, config.trustProxy);
     const appReq: AppRequest = {
       method: req.method ?? 'GET',

@@ -22,6 +22,8 @@ export interface Config {
   rateLimit: number;
   /** Settings handed to the browser. */
   client: ClientConfig;
+  /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
+  analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -49,6 +51,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const analyticsSwitch = (env.ANALYTICS || 'on').toLowerCase();
+  if (analyticsSwitch !== 'on' && analyticsSwitch !== 'off') throw new ConfigError(`ANALYTICS="${env.ANALYTICS}" must be on or off`);
+  const token = env.ANALYTICS_TOKEN || undefined;
+  if (token !== undefined && token.length < 16) throw new ConfigError('ANALYTICS_TOKEN must be at least 16 characters');
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
@@ -60,5 +66,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
     client: clientConfigFromEnv(env),
+    analytics: {
+      enabled: analyticsSwitch === 'on',
+      retentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650),
+      queueLimit: integer(env, 'ANALYTICS_QUEUE_LIMIT', 10_000, 1, 1_000_000),
+      token,
+    },
   };
 }

@@ -14,7 +14,7 @@ process.env.NODE_ENV ||= 'production';
 
 async function startWorker(config: Config): Promise<void> {
   const started = performance.now();
-  const { server, site } = await createAppServer(config, DIST);
+  const { server, site, routes } = await createAppServer(config, DIST);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -28,10 +28,12 @@ async function startWorker(config: Config): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    // Stop accepting, let in-flight requests finish, close idle keep-alive sockets.
-    server.close(() => process.exit(0));
+    // Stop accepting, let in-flight requests finish, close idle keep-alive sockets; then
+    // write the analytics still queued (for up to 5 s) before leaving.
+    const exit = () => void routes.analytics.close(Date.now() + 5_000).finally(() => process.exit(0));
+    server.close(exit);
     server.closeIdleConnections();
-    setTimeout(() => { server.closeAllConnections(); process.exit(0); }, 10_000).unref();
+    setTimeout(() => { server.closeAllConnections(); exit(); }, 10_000).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -31,7 +31,7 @@ export async function createAppServer(config: Config, distDir: string): Promise<
     loadPageRenderer(distDir),
   ]);
   const page = renderPage && { render: renderPage, locals: routes.pageLocals };
-  const app = createApp({ config, site, handlers: routes.handlers, page });
+  const app = createApp({ config, site, handlers: routes.handlers, health: routes.health, page });
   const server = createServer(
     // Slow clients must not pin the process: bounded headers, requests and idle keep-alive.
     { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 },
