@@ -11,7 +11,7 @@ import { loadConfig } from '../src/server/config.ts';
 import { createAppServer } from '../src/server/server.ts';
 import type { Routes } from '../src/server/routes.ts';
 
-export interface TestServer { url: string; routes: Routes; close: () => Promise<void> }
+export interface TestServer { url: string; routes: Routes; dataDir: string; close: () => Promise<void> }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'whatismyip-test-'));
@@ -22,6 +22,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     routes,
+    dataDir: config.dataDir,
     close: async () => {
       await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
       await routes.analytics.close();

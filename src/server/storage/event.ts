@@ -22,14 +22,19 @@ export function networkOf(address: ParsedIp): { prefix: string; key: number } {
   return { prefix: `${formatIp({ version: 6, value: top << 80n })}/48`, key: V6_NETWORK_BASE + Number(top) };
 }
 
+/** Header of the page's quiet re-lookup after the WebRTC check (src/stores/lookup.ts): already counted. */
+export const UPDATE_HEADER = 'x-lookup-update';
+
 /**
  * Whether a request may be recorded: not when the browser asks for no tracking
- * (`Sec-GPC: 1`, `DNT: 1`), not for bots, and only from a browser, which says so with
+ * (`Sec-GPC: 1`, `DNT: 1`), not for bots, not for a prefetch nobody may see, not for an
+ * update of a lookup already counted, and only from a browser, which says so with
  * `Sec-Fetch-Mode` (sent by every current browser, by scripts almost never).
  */
 export function mayRecord(headers: Headers): boolean {
   if (headers.get('sec-gpc')?.trim() === '1' || headers.get('dnt')?.trim() === '1') return false;
-  if (!headers.get('sec-fetch-mode')) return false;
+  if (!headers.get('sec-fetch-mode') || headers.get(UPDATE_HEADER)) return false;
+  if (/prefetch/i.test(headers.get('sec-purpose') ?? headers.get('purpose') ?? '')) return false;
   const agent = headers.get('user-agent');
   return !!agent && !isbot(agent);
 }
