@@ -44,10 +44,13 @@ export function analyticsCsv(rows: readonly StoredLookup[]): string {
   return lines.join('\r\n') + '\r\n';
 }
 
-function withTimeout<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), QUERY_TIMEOUT_MS); });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+async function withTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), QUERY_TIMEOUT_MS); })]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const unavailable = (): AppResponse =>

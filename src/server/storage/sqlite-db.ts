@@ -156,10 +156,14 @@ export class SqliteAnalytics {
 
   private readonly run: Run = (sql, params) => this.statement(forSqlite(sql)).all(...params) as Record<string, unknown>[];
 
-  figures(window: PeriodWindow): Promise<PeriodFigures> {
+  async figures(window: PeriodWindow): Promise<PeriodFigures> {
     // One read transaction: every query sees the same snapshot.
     this.db.exec('BEGIN');
-    return queryFigures(this.run, window).finally(() => this.db.exec('COMMIT'));
+    try {
+      return await queryFigures(this.run, window);
+    } finally {
+      this.db.exec('COMMIT');
+    }
   }
 
   latest(window: PeriodWindow, limit: number): Promise<StoredLookup[]> {
