@@ -5,17 +5,15 @@
  * screen is one the server's SQL computed; the recent lookups and the CSV export appear
  * only when the server sent them (the operator).
  */
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { PERIODS, isPeriod } from '../lib/analytics.ts';
 import { $analytics, hasData, loadAnalytics } from '../stores/analytics.ts';
-import { AccuracyTable } from './analytics/AccuracyTable.tsx';
-import { ActivityChart } from './analytics/ActivityChart.tsx';
-import { CountryBars } from './analytics/CountryBars.tsx';
-import { Figures } from './analytics/Figures.tsx';
-import { RecentLookups } from './analytics/RecentLookups.tsx';
 import type { AnalyticsText } from './analytics/text.ts';
 import { useHydratedStore } from './use-lookup.ts';
 import './analytics/analytics.css';
+
+// The dashboard's components load with the first answer, not with the page.
+const Dashboard = lazy(() => import('./analytics/Dashboard.tsx'));
 
 export default function AnalyticsTab({ text }: { text: AnalyticsText }) {
   const state = useHydratedStore($analytics);
@@ -53,17 +51,7 @@ export default function AnalyticsTab({ text }: { text: AnalyticsText }) {
         </label>
       </div>
       <p className="analytics-status" role="status">{message}</p>
-      {data && (
-        <>
-          <Figures data={data} text={text} />
-          <div className="analytics-grid">
-            <CountryBars countries={data.countries} text={text} />
-            <ActivityChart data={data} text={text} />
-          </div>
-          <AccuracyTable accuracy={data.accuracy} text={text} />
-          {data.recent && <RecentLookups recent={data.recent} period={data.period} text={text} />}
-        </>
-      )}
+      {data && <Suspense fallback={null}><Dashboard data={data} text={text} /></Suspense>}
     </section>
   );
 }
