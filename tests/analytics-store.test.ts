@@ -191,6 +191,13 @@ describe.each(BACKENDS)('$name store', ({ name, open }) => {
     expect(f.accuracy.corrections).toBe(1);
   });
 
+  it.skipIf(!enabled)('keeps tabs, backslashes and line breaks in text as they were', async () => {
+    const city = 'Tab\there, back\\slash\nnew line\r';
+    await write([lookup(NOW - 1000, { city, region: '\\N' })]);
+    const [stored] = await store.latest(periodWindow('24h', NOW), 1);
+    expect([stored!.city, stored!.region]).toEqual([city, '\\N']);
+  });
+
   it.skipIf(!enabled)('returns the newest lookups and a CSV whose commas, quotes and formulas stay data', async () => {
     await write([
       lookup(NOW - 3000, { city: 'Washington, D.C.', ip: '203.0.113.77' }),

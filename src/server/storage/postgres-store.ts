@@ -9,26 +9,22 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import type { PeriodWindow } from '../../lib/analytics.ts';
-import { firstTimes, planBatch, type Neighbors } from './plan.ts';
+import { firstTimes, planBatch, type BatchPlan, type Neighbors } from './plan.ts';
 import { purgeStatements, queryFigures, queryLatest, type Run } from './queries.ts';
 import type { AnalyticsStore, Batch } from './types.ts';
 
 const MIGRATIONS_DIR = new URL('../../../supabase/migrations/', import.meta.url);
 
-const NEIGHBORS_BEFORE = `
-SELECT b.network, (SELECT l.at_ms FROM analytics_lookups l WHERE l.network = b.network AND l.at_ms <= b.from_ms
-  ORDER BY l.at_ms DESC, l.id DESC LIMIT 1) AS before
-FROM unnest($1::bigint[], $2::bigint[]) AS b(network, from_ms)`;
-const NEIGHBORS_AFTER = `
-SELECT l.network, l.id, l.at_ms, l.prev_at_ms
+/** Per network of a batch: its latest row at or before its first time, and every row after (LATERAL: index probes, never a scan). */
+const NEIGHBORS = `
+SELECT b.network, p.before, a.id, a.at_ms, a.prev_at_ms
 FROM unnest($1::bigint[], $2::bigint[]) AS b(network, from_ms)
-JOIN analytics_lookups l ON l.network = b.network AND l.at_ms > b.from_ms
-ORDER BY l.network, l.at_ms, l.id`;
-const INSERT_LOOKUPS = `
-INSERT INTO analytics_lookups (at_ms, prev_at_ms, network, ip_prefix, ip_version, country_code, country_name, region,
-  city, asn, network_type, vpn_detected, risk_level, location_source, accuracy_tier)
-SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-  $9::text[], $10::text[], $11::text[], $12::text[]::boolean[], $13::text[], $14::text[], $15::text[])`;
+LEFT JOIN LATERAL (SELECT l.at_ms AS before FROM analytics_lookups l WHERE l.network = b.network AND l.at_ms <= b.from_ms
+  ORDER BY l.at_ms DESC, l.id DESC LIMIT 1) p ON true
+LEFT JOIN LATERAL (SELECT l.id, l.at_ms, l.prev_at_ms FROM analytics_lookups l WHERE l.network = b.network AND l.at_ms > b.from_ms) a ON true
+ORDER BY b.network, a.at_ms, a.id`;
+const COPY_LOOKUPS = `COPY analytics_lookups (at_ms, prev_at_ms, network, ip_prefix, ip_version, country_code, country_name,
+  region, city, asn, network_type, vpn_detected, risk_level, location_source, accuracy_tier) FROM STDIN`;
 const UPDATE_PREV = `
 UPDATE analytics_lookups l SET prev_at_ms = u.prev FROM unnest($1::bigint[], $2::bigint[]) AS u(id, prev) WHERE l.id = u.id`;
 const UPSERT_COUNTS = (table: 'hours' | 'days', key: 'hour' | 'day') => `
@@ -74,47 +70,73 @@ async function migrate(sql: postgres.Sql): Promise<void> {
 
 async function neighborsOf(tx: Sql, batch: Batch): Promise<Map<number, Neighbors>> {
   const first = firstTimes(batch.lookups);
-  const params = [[...first.keys()], [...first.values()]] as unknown as Params;
   const around = new Map<number, Neighbors>();
-  for (const r of await tx.unsafe(NEIGHBORS_BEFORE, params)) {
-    around.set(Number(r.network), { before: r.before === null ? null : Number(r.before), after: [] });
-  }
-  for (const r of await tx.unsafe(NEIGHBORS_AFTER, params)) {
-    around.get(Number(r.network))!.after.push({ id: Number(r.id), at: Number(r.at_ms), prevAt: r.prev_at_ms === null ? null : Number(r.prev_at_ms) });
+  for (const r of await tx.unsafe(NEIGHBORS, [[...first.keys()], [...first.values()]] as unknown as Params)) {
+    const network = Number(r.network);
+    let entry = around.get(network);
+    if (!entry) around.set(network, entry = { before: r.before === null ? null : Number(r.before), after: [] });
+    if (r.id !== null) entry.after.push({ id: Number(r.id), at: Number(r.at_ms), prevAt: r.prev_at_ms === null ? null : Number(r.prev_at_ms) });
   }
   return around;
 }
 
-/** Column arrays of a list of objects, for `unnest` (booleans go as 't'/'f': postgres.js types a boolean array as one boolean). */
+/** A text value in COPY's text format: backslash, tab and line ends escaped. */
+const copyText = (value: string): string => value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!);
+
+/** Inserts the batch's rows with COPY: the cheapest way in, about a third faster than INSERT ... unnest here. */
+async function copyLookups(tx: Sql, inserts: BatchPlan['inserts']): Promise<void> {
+  let text = '';
+  for (const { row: r, prevAt } of inserts) {
+    text += [r.at, prevAt ?? '\\N', r.network, copyText(r.ipPrefix), r.ipVersion, copyText(r.countryCode), copyText(r.countryName),
+      copyText(r.region), copyText(r.city), copyText(r.asn), copyText(r.networkType), r.vpnDetected ? 't' : 'f',
+      copyText(r.riskLevel), copyText(r.locationSource), copyText(r.accuracyTier)].join('\t') + '\n';
+  }
+  const stream = await tx.unsafe(COPY_LOOKUPS).writable();
+  await new Promise<void>((resolve, reject) => {
+    stream.on('error', reject);
+    stream.on('finish', resolve);
+    stream.end(text);
+  });
+}
+
+/** Column arrays of a list of objects, for `unnest`. */
 const columns = <T>(items: readonly T[], ...pick: ((item: T) => unknown)[]): Params =>
   pick.map((f) => items.map(f)) as unknown as Params;
 
+/**
+ * Writes a batch. Statements that do not wait for an answer go out together: postgres.js
+ * pipelines them on the transaction's connection, so a batch costs a handful of round trips.
+ */
 async function writeBatch(tx: Sql, batch: Batch): Promise<void> {
-  await tx`SELECT pg_advisory_xact_lock(hashtext('whatismyip analytics write ' || current_schema()))`;
-  const fresh = await tx`INSERT INTO analytics_batches (id, at_ms) VALUES (${batch.id}, ${Date.now()}) ON CONFLICT DO NOTHING RETURNING id`;
+  const [, , fresh] = await Promise.all([
+    // Analytics may lose the last fraction of a second of commits if PostgreSQL itself
+    // crashes (a clean stop loses nothing); in exchange a commit does not wait for the disk.
+    tx`SET LOCAL synchronous_commit = off`,
+    tx`SELECT pg_advisory_xact_lock(hashtext('whatismyip analytics write ' || current_schema()))`,
+    tx`INSERT INTO analytics_batches (id, at_ms) VALUES (${batch.id}, ${Date.now()}) ON CONFLICT DO NOTHING RETURNING id`,
+  ]);
   if (fresh.length === 0) return;
+  const writes: Promise<unknown>[] = [];
   if (batch.lookups.length > 0) {
     const plan = planBatch(batch.lookups, await neighborsOf(tx, batch));
-    await tx.unsafe(INSERT_LOOKUPS, columns(plan.inserts,
-      (i) => i.row.at, (i) => i.prevAt, (i) => i.row.network, (i) => i.row.ipPrefix, (i) => i.row.ipVersion,
-      (i) => i.row.countryCode, (i) => i.row.countryName, (i) => i.row.region, (i) => i.row.city, (i) => i.row.asn,
-      (i) => i.row.networkType, (i) => (i.row.vpnDetected ? 't' : 'f'), (i) => i.row.riskLevel, (i) => i.row.locationSource, (i) => i.row.accuracyTier));
-    if (plan.updates.length) await tx.unsafe(UPDATE_PREV, columns(plan.updates, (u) => u.id, (u) => u.prevAt));
+    await copyLookups(tx, plan.inserts);
+    if (plan.updates.length) writes.push(tx.unsafe(UPDATE_PREV, columns(plan.updates, (u) => u.id, (u) => u.prevAt)));
     const countColumns = (list: typeof plan.lookupHours) =>
       columns(list, (d) => d.hour, (d) => d.countryCode, (d) => d.countryName, (d) => d.lookups, (d) => d.vpn);
-    await tx.unsafe(UPSERT_COUNTS('hours', 'hour'), countColumns(plan.lookupHours));
-    await tx.unsafe(UPSERT_COUNTS('days', 'day'), countColumns(plan.lookupDays));
+    writes.push(tx.unsafe(UPSERT_COUNTS('hours', 'hour'), countColumns(plan.lookupHours)));
+    writes.push(tx.unsafe(UPSERT_COUNTS('days', 'day'), countColumns(plan.lookupDays)));
     if (plan.networkHours.length) {
-      await tx.unsafe(UPSERT_NETWORK_HOURS, columns(plan.networkHours, (d) => d.hour, (d) => d.prevHour, (d) => d.prevDay, (d) => d.n));
+      writes.push(tx.unsafe(UPSERT_NETWORK_HOURS, columns(plan.networkHours, (d) => d.hour, (d) => d.prevHour, (d) => d.prevDay, (d) => d.n)));
     }
     if (plan.networkDays.length) {
-      await tx.unsafe(UPSERT_NETWORK_DAYS, columns(plan.networkDays, (d) => d.day, (d) => d.prevDay, (d) => d.n));
+      writes.push(tx.unsafe(UPSERT_NETWORK_DAYS, columns(plan.networkDays, (d) => d.day, (d) => d.prevDay, (d) => d.n)));
     }
   }
   if (batch.corrections.length > 0) {
-    await tx.unsafe(INSERT_CORRECTIONS, columns(batch.corrections,
-      (c) => c.at, (c) => c.distance_km, (c) => c.country_code, (c) => c.network_type, (c) => c.nearer_source));
+    writes.push(tx.unsafe(INSERT_CORRECTIONS, columns(batch.corrections,
+      (c) => c.at, (c) => c.distance_km, (c) => c.country_code, (c) => c.network_type, (c) => c.nearer_source)));
   }
+  await Promise.all(writes);
 }
 
 /** Connects, creates the schema if the URL names one, applies missing migrations. */

@@ -83,6 +83,9 @@ export class SqliteAnalytics {
     this.db.exec('PRAGMA journal_mode = WAL');
     // With WAL, NORMAL loses at most the last commits on a power cut, never the file.
     this.db.exec('PRAGMA synchronous = NORMAL');
+    // 64 MB of page cache (the default is 2 MB): the indexes' hot pages stay in memory
+    // when the table holds millions of rows.
+    this.db.exec('PRAGMA cache_size = -65536');
     this.migrate();
   }
 
