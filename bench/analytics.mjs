@@ -7,7 +7,7 @@
 // writes bench/results/analytics.json.
 // Targets (issue 12): ingestion >= 10,000 rows/s; dashboard p50 < 50 ms for every period.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { seededRandom } from './seeded-random.mjs';
@@ -70,11 +70,11 @@ async function ingest(store, data) {
     queue.pushLookup(data[i++]);
     if ((i & 1023) === 0) await new Promise((r) => setImmediate(r));
   }
-  const flushed = await queue.flush(Date.now() + 600_000);
+  const flushed = await queue.flush(Date.now() + 1_800_000);
   const seconds = (performance.now() - started) / 1000;
   const state = queue.state();
   if (!flushed || state.dropped > 0 || state.written !== data.length) throw new Error(`ingestion lost rows: ${JSON.stringify(state)}`);
-  return { rowsPerSecond: Math.round(data.length / seconds), seconds: +seconds.toFixed(1), waits };
+  return { rowsPerSecond: Math.round(data.length / seconds), seconds: +seconds.toFixed(1), waits, loadAverage: +loadavg()[0].toFixed(1) };
 }
 
 async function timeQueries(store, now) {
@@ -135,7 +135,9 @@ console.table(results.map((r) => ({
   store: r.store,
   'ingest rows/s': r.rowsPerSecond,
   ...Object.fromEntries(PERIODS.flatMap((p) => [[`${p} p50 ms`, r.queries[p].p50], [`${p} p95 ms`, r.queries[p].p95]])),
+  'load avg': r.loadAverage,
 })));
+console.log(`machine: ${os.availableParallelism()} cores; "load avg" is the 1-minute load average when ingestion ended (above the core count, every figure is slowed by other work)`);
 for (const r of results) console.log(`${r.store}: 30d window holds ${r.queries['30d'].lookups.toLocaleString('en-US')} lookups from ${r.queries['30d'].networks.toLocaleString('en-US')} networks`);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/analytics.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rows: ROWS, results }, null, 2));

@@ -14,10 +14,15 @@
 //   costs before any of our code runs.
 // - /json is measured on one address (after the first request the memo answers it) and over
 //   10,000 distinct public addresses (every answer a fresh lookup).
+// - Analytics (issue 12): two more servers, identical but for ANALYTICS=on/off, take /json and
+//   GET /api/lookup as a browser (User-Agent, Sec-Fetch-Mode, a distinct X-Forwarded-For per
+//   request through TRUST_PROXY=loopback): every such lookup is recorded. Target: recording on
+//   within 10% of off. /healthz afterwards says how many rows were written and dropped.
 import { spawn, execSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { seededRandom } from './seeded-random.mjs';
 
@@ -78,7 +83,23 @@ const distinct = {
   },
 };
 
+// Browser lookups, each from its own address: what the analytics record.
+const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const browserLookups = [...addresses].map((ip) => ({ method: 'GET', path: '/api/lookup', headers: { 'user-agent': CHROME, 'sec-fetch-mode': 'cors', 'x-forwarded-for': ip } }));
+let browserClients = 0;
+const browsers = {
+  requests: [browserLookups[0]],
+  setupClient: (client) => {
+    const at = (browserClients++ * 200) % browserLookups.length;
+    client.setRequests(browserLookups.slice(at).concat(browserLookups.slice(0, at)));
+  },
+};
+
 const ours = await start('ours', ['src/server/main.ts'], {});
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-analytics-'));
+const recording = { TRUST_PROXY: 'loopback', DATA_DIR: dataDir, DATABASE_URL: '' };
+const recOn = await start('recording on', ['src/server/main.ts'], { ...recording, ANALYTICS: 'on' });
+const recOff = await start('recording off', ['src/server/main.ts'], { ...recording, ANALYTICS: 'off' });
 const rss = rssMb(ours.child.pid);
 const bare = await start('bare', ['bench/bare-server.mjs'], {});
 const replayIp = await start('replay /ip', ['bench/bare-server.mjs'], { REPLAY_URL: ours.url + '/ip' });
@@ -92,6 +113,10 @@ const targets = [
   ['ours /json?ip=8.8.8.8, memo', { url: ours.url + '/json?ip=8.8.8.8' }],
   ['ours /json, 10k addresses, lookups', { url: ours.url, ...distinct }],
   ['ours / (HTML page)', { url: ours.url + '/' }],
+  ['recording on: /json, 10k addresses', { url: recOn.url, ...distinct }],
+  ['recording off: /json, 10k addresses', { url: recOff.url, ...distinct }],
+  ['recording on: /api/lookup as a browser', { url: recOn.url, ...browsers }],
+  ['recording off: /api/lookup as a browser', { url: recOff.url, ...browsers }],
 ];
 const load = (options, duration = DURATION) => new Promise((resolve, reject) => {
   autocannon({ ...options, connections: CONNECTIONS, duration, pipelining: 1 }, (err, r) => err ? reject(err) : resolve(r));
@@ -111,22 +136,28 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].errors += r.errors + r.non2xx;
   }
 }
-for (const server of [ours, bare, replayIp, replayJson]) server.child.kill('SIGTERM');
+const recorded = (await (await fetch(recOn.url + '/healthz', { headers: { accept: 'application/json' } })).json()).parts.analytics;
+for (const server of [ours, bare, replayIp, replayJson, recOn, recOff]) server.child.kill('SIGTERM');
+await new Promise((r) => recOn.child.once('exit', r));
+rmSync(dataDir, { recursive: true, force: true });
 
 /** Median over rounds of a/b measured in the same round. */
 const ratio = (a, b) => +median(results[a].rps.map((x, i) => x / results[b].rps[i])).toFixed(3);
 const ceiling = { 'ours /ip': 'replay of our /ip', 'ours /json?ip=8.8.8.8, memo': 'replay of our /json', 'ours /json, 10k addresses, lookups': 'replay of our /json' };
+const recordingOff = { 'recording on: /json, 10k addresses': 'recording off: /json, 10k addresses', 'recording on: /api/lookup as a browser': 'recording off: /api/lookup as a browser' };
 const rows = Object.entries(results).map(([name, r]) => ({
   target: name,
   'req/s (median)': Math.round(median(r.rps)),
   'x bare': ratio(name, 'bare /'),
   'x replay': ceiling[name] ? ratio(name, ceiling[name]) : '',
+  'x recording off': recordingOff[name] ? ratio(name, recordingOff[name]) : '',
   'p50 ms': median(r.p50),
   'p99 ms': median(r.p99),
   errors: r.errors,
 }));
 console.log(`\n${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections, WEB_CONCURRENCY=${WORKERS}, node ${process.version}, ${PIN ? 'servers on core 1, autocannon on core 0' : 'not pinned'}`);
 console.table(rows);
+console.log(`analytics while recording: ${recorded.written} rows written, ${recorded.dropped} dropped, ${recorded.queued} still queued (state ${recorded.state})`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, startMs: ours.startMs, rssMb: rss }, null, 2));
+writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, recorded, loadAverage: os.loadavg(), startMs: ours.startMs, rssMb: rss }, null, 2));

@@ -237,6 +237,15 @@ const securityTips = defineCollection({
   schema: z.strictObject({ id, position, title: z.string(), body: z.string().describe('One or two sentences') }),
 });
 
+const dataKept = defineCollection({
+  loader: inFileOrder('content/site/data-kept.json'),
+  schema: z.strictObject({
+    id, position,
+    title: z.string().describe('Heading; {days} is the retention period in days (ANALYTICS_RETENTION_DAYS at build time)'),
+    body: z.string().describe('What is kept and why, in plain words; {days} as in the title'),
+  }),
+});
+
 const stats = defineCollection({
   loader: inFileOrder('content/site/stats.json'),
   schema: z.strictObject({
@@ -513,4 +522,5 @@ export const collections = {
   trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
   lookupText, lookupPages, privacyChecklist,
   ipTools, performance: performanceCopy, webVitals, benchmarks,
+  dataKept,
 };

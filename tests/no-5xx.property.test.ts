@@ -8,7 +8,8 @@ beforeAll(async () => { s = await startTestServer({ RATE_LIMIT: '0', TRUST_PROXY
 afterAll(() => s.close());
 
 const ENDPOINTS = ['/', '/ip', '/json', '/country', '/country-iso', '/city', '/coordinates', '/asn', '/asn-org',
-  '/api/lookup', '/api/lookup/bulk', '/api/config', '/api/lookup/', '/api/x', '/healthz', '/robots.txt', '/nope'];
+  '/api/lookup', '/api/lookup/bulk', '/api/config', '/api/lookup/', '/api/x', '/healthz', '/robots.txt', '/nope',
+  '/api/analytics', '/api/analytics?period=24h', '/api/analytics.csv?period=30d'];
 
 const address = fc.oneof(fc.ipV4(), fc.ipV6(), fc.ipV4Extended(), fc.string(), fc.constantFrom('::ffff:1.2.3.4', '[::1]:80', '1.2.3.4:99', '%', '\u0000'));
 const pathArb = fc.oneof(
@@ -38,6 +39,7 @@ it('never answers 5xx, whatever is thrown at it', async () => {
         accept: fc.oneof(headerValue, fc.constantFrom('application/json', 'text/plain', 'text/csv')),
         'x-forwarded-for': fc.oneof(headerValue, address.filter((a) => /^[\x20-\x7e]*$/.test(a))),
         'sec-ch-ua': headerValue, 'sec-ch-ua-platform': headerValue, forwarded: headerValue,
+        authorization: fc.oneof(headerValue, fc.constantFrom('Bearer ', 'Bearer x', 'Basic abc')), 'sec-fetch-mode': fc.constantFrom('cors', 'navigate'),
       }, { requiredKeys: [] }),
       async (method, path, body, headers) => {
         const res = await fetch(s.url + path, {

@@ -39,6 +39,9 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** Days analytics are kept (ANALYTICS_RETENTION_DAYS, default 90); /trust states it, so the build reads it too. */
+export const retentionDaysFromEnv = (env: NodeJS.ProcessEnv): number => integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650);
+
 /** Reads and validates the configuration; throws ConfigError on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let trustProxy: TrustProxy;
@@ -68,7 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     client: clientConfigFromEnv(env),
     analytics: {
       enabled: analyticsSwitch === 'on',
-      retentionDays: integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650),
+      retentionDays: retentionDaysFromEnv(env),
       queueLimit: integer(env, 'ANALYTICS_QUEUE_LIMIT', 10_000, 1, 1_000_000),
       token,
     },

@@ -21,6 +21,14 @@ async function loadPageRenderer(distDir: string): Promise<PageRenderer | undefin
   return (req, res, locals) => handler(req, res, (err) => { if (err) throw err; }, locals);
 }
 
+/** /trust states the retention it was built with; a server enforcing another should say so. */
+function warnOnRetentionMismatch(site: StaticSite, days: number): void {
+  const built = site.get('/trust')?.body.toString('utf8').match(/data-retention-days="(\d+)"/)?.[1];
+  if (built && Number(built) !== days) {
+    console.warn(`/trust says analytics are kept ${built} days, but ANALYTICS_RETENTION_DAYS is ${days}: rebuild with the same setting`);
+  }
+}
+
 export interface AppServer { server: Server; site: StaticSite; routes: Routes }
 
 /** Builds the server (not yet listening). */
@@ -30,6 +38,7 @@ export async function createAppServer(config: Config, distDir: string): Promise<
     createRoutes(config, distDir),
     loadPageRenderer(distDir),
   ]);
+  warnOnRetentionMismatch(site, config.analytics.retentionDays);
   const page = renderPage && { render: renderPage, locals: routes.pageLocals };
   const app = createApp({ config, site, handlers: routes.handlers, health: routes.health, page });
   const server = createServer(
