@@ -159,8 +159,9 @@ export async function openPostgresStore(url: string): Promise<AnalyticsStore> {
   return {
     kind: 'postgres',
     write: async (batch) => { await sql.begin((tx) => writeBatch(tx, batch)); },
-    // One snapshot for every query of the dashboard.
-    figures: (window: PeriodWindow) => sql.begin('isolation level repeatable read read only', (tx) => queryFigures(run(tx), window)),
+    // The five queries run side by side on the pool: one round trip, not a transaction's
+    // three. They may straddle a batch's commit; each figure is still its own exact aggregate.
+    figures: (window: PeriodWindow) => queryFigures(run(sql), window),
     latest: (window, limit) => queryLatest(run(sql), window, limit),
     purge: (before) => sql.begin(async (tx) => {
       let deleted = 0;
