@@ -48,7 +48,7 @@ describe('for the operator (loopback)', () => {
     const first = page.waitForResponse((r) => r.url().endsWith('/api/analytics?period=7d'));
     await page.getByRole('tab', { name: 'Analytics' }).click();
     expect((await first).status()).toBe(200);
-    await expect.poll(() => figure(page, 'lookups').textContent()).toBe('3');
+    await expect.poll(() => figure(page, 'lookups').textContent(), { timeout: 20_000 }).toBe('3');
     expect(await figure(page, 'networks').textContent()).toBe('2');
     expect(await page.getByRole('list', { name: 'Top countries' }).getByRole('listitem').allTextContents())
       .toEqual(['United Kingdom2 (66.7%)', 'Canada1 (33.3%)']);
@@ -96,7 +96,7 @@ describe('for the public', () => {
   it('shows the figures without recent lookups or the export', async () => {
     const { context, page } = await open(server.url, { extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
     await page.getByRole('tab', { name: 'Analytics' }).click();
-    await expect.poll(() => figure(page, 'lookups').textContent()).toBe('3');
+    await expect.poll(() => figure(page, 'lookups').textContent(), { timeout: 20_000 }).toBe('3');
     expect(await page.getByText('Recent lookups').count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
     await context.close();
