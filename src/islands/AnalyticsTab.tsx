@@ -5,11 +5,11 @@
  * screen is one the server's SQL computed; the recent lookups and the CSV export appear
  * only when the server sent them (the operator).
  */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { PERIODS, isPeriod } from '../lib/analytics.ts';
 import { $analytics, hasData, loadAnalytics } from '../stores/analytics.ts';
 import type { AnalyticsText } from './analytics/text.ts';
-import { useHydratedStore } from './use-lookup.ts';
+import { useFirstVisible, useHydratedStore } from './use-lookup.ts';
 import './analytics/analytics.css';
 
 // The dashboard's components load with the first answer, not with the page.
@@ -18,18 +18,8 @@ const Dashboard = lazy(() => import('./analytics/Dashboard.tsx'));
 export default function AnalyticsTab({ text }: { text: AnalyticsText }) {
   const state = useHydratedStore($analytics);
   const root = useRef<HTMLElement>(null);
-  const [shown, setShown] = useState(false);
-
   // The panel is hidden until its tab is chosen: load the first time it comes into view.
-  useEffect(() => {
-    const el = root.current;
-    if (!el || shown) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) { setShown(true); observer.disconnect(); }
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [shown]);
+  const shown = useFirstVisible(root);
   useEffect(() => {
     if (shown && state.status === 'idle') void loadAnalytics(state.period);
   }, [shown, state]);
