@@ -147,20 +147,13 @@ function dashboardOf(period: Period, now: number, f: PeriodFigures, recent: Stor
  * Creates the analytics of a configuration. Returns at once: the store opens in the
  * background and the queue holds rows until it is there.
  */
-export function createAnalytics(config: AnalyticsConfig, options: QueueOptions = {}, open = () => openStore(config)): Analytics {
+export function createAnalytics(config: AnalyticsConfig, options: QueueOptions = {}): Analytics {
   if (!config.enabled) return disabledAnalytics(config.retentionDays);
   const kind = config.databaseUrl ? 'postgres' : 'sqlite';
-  const store = new ReopeningStore(open, kind);
+  const store = new ReopeningStore(() => openStore(config), kind);
   const retentionMs = config.retentionDays * DAY_MS;
   // The queue writes through the reopening store, so a failed open is one more failed write.
-  const queue = new RecordingQueue({
-    kind,
-    write: async (batch: Batch) => (await store.get()).write(batch),
-    figures: async (w) => (await store.get()).figures(w),
-    latest: async (w, n) => (await store.get()).latest(w, n),
-    purge: async (before) => (await store.get()).purge(before),
-    close: () => store.close(),
-  }, { limit: config.queueLimit, ...options });
+  const queue = new RecordingQueue({ write: async (batch: Batch) => (await store.get()).write(batch) }, { limit: config.queueLimit, ...options });
 
   const purge = () => {
     store.get().then((s) => s.purge(Date.now() - retentionMs)).catch((error: unknown) => {

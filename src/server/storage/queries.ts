@@ -4,7 +4,7 @@
  * shows is one of these aggregates over the whole window (rollups plus the raw rows of
  * the window's last partial hour; see plan.ts), never a sample.
  */
-import type { PeriodWindow } from '../../lib/analytics.ts';
+import { DAY_MS, HOUR_MS, type PeriodWindow } from '../../lib/analytics.ts';
 import { segments, type Segments } from './plan.ts';
 import type { AccuracyFigures, PeriodFigures, StoredLookup, WindowTotals } from './types.ts';
 
@@ -136,14 +136,17 @@ export async function queryLatest(run: Run, window: PeriodWindow, limit: number)
   }));
 }
 
-/** Statements of the retention job, with their parameters: everything older than `before`. */
-export function purgeStatements(before: number): [string, number[]][] {
-  const hour = Math.floor(before / 3_600_000);
-  const day = Math.floor(before / 86_400_000);
+/**
+ * Statements of the retention job, with their parameters: everything recorded before
+ * `before`. Batch ids only guard retries, which happen within minutes: they go after a day.
+ */
+export function purgeStatements(before: number, now = Date.now()): [string, number[]][] {
+  const hour = Math.floor(before / HOUR_MS);
+  const day = Math.floor(before / DAY_MS);
   return [
     ['DELETE FROM analytics_lookups WHERE at_ms < $1', [before]],
     ['DELETE FROM analytics_corrections WHERE at_ms < $1', [before]],
-    ['DELETE FROM analytics_batches WHERE at_ms < $1', [before]],
+    ['DELETE FROM analytics_batches WHERE at_ms < $1', [Math.max(before, now - DAY_MS)]],
     // Rollup rows go once their whole hour or day is past the cutoff.
     ['DELETE FROM analytics_lookup_hours WHERE hour < $1', [hour]],
     ['DELETE FROM analytics_network_hours WHERE hour < $1', [hour]],

@@ -47,9 +47,10 @@ export class RecordingQueue {
   private readonly counts = { dropped: 0, written: 0 };
   private lastError: string | null = null;
 
-  private readonly store: AnalyticsStore;
+  private readonly store: Pick<AnalyticsStore, 'write'>;
 
-  constructor(store: AnalyticsStore, options: QueueOptions = {}) {
+  /** Writes through `store` (any AnalyticsStore, or something that opens one first). */
+  constructor(store: Pick<AnalyticsStore, 'write'>, options: QueueOptions = {}) {
     this.store = store;
     this.limit = options.limit ?? 10_000;
     this.batchSize = options.batchSize ?? 1_000;
