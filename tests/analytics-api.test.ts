@@ -96,10 +96,16 @@ describe('who may read what', () => {
     expect(recent!.map((r) => r.network)).toContain('2001:4860:4860::/48');
   });
 
-  it('refuses a wrong bearer token with 401', async () => {
-    const { res, body } = await dashboard(from('81.2.69.142', { authorization: 'Bearer not-the-token-at-all' }));
+  it.each(['Bearer not-the-token-at-all', `Bearer ${TOKEN}x`, 'Bearer', `bearer ${TOKEN.slice(1)}`])('refuses %j with 401', async (authorization) => {
+    const { res, body } = await dashboard(from('81.2.69.142', { authorization }));
     expect(res.status).toBe(401);
     expect(body.error.code).toBe('invalid_token');
+  });
+
+  it('ignores another scheme (a proxy\'s Basic auth): the client stays public', async () => {
+    const { res, body } = await dashboard(from('81.2.69.142', { authorization: 'Basic dXNlcjpwYXNz' }));
+    expect(res.status).toBe(200);
+    expect(body.recent).toBeNull();
   });
 
   it('serves the CSV to the operator, as a download named after the period', async () => {

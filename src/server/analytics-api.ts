@@ -21,11 +21,14 @@ const QUERY_TIMEOUT_MS = 5_000;
 
 type Access = 'operator' | 'public' | 'bad-token';
 
-/** Operator: loopback or private client, or the right bearer token; a wrong token is refused. */
+/**
+ * Operator: loopback or private client, or the right bearer token; a wrong bearer token is
+ * refused. Other schemes (a proxy's Basic auth) are not ours to judge and are ignored.
+ */
 export function accessOf(req: AppRequest, token: string | undefined): Access {
   const auth = req.headers.get('authorization');
-  if (auth !== null) {
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+  if (auth !== null && /^Bearer\b/i.test(auth.trim())) {
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(auth.trim())?.[1];
     if (!token || !given) return 'bad-token';
     const a = Buffer.from(given);
     const b = Buffer.from(token);
