@@ -263,6 +263,15 @@ const securityTips = defineCollection({
   schema: z.strictObject({ id, position, title: z.string(), body: z.string().describe('One or two sentences') }),
 });
 
+const dataKept = defineCollection({
+  loader: inFileOrder('content/site/data-kept.json'),
+  schema: z.strictObject({
+    id, position,
+    title: z.string().describe('Heading; {days} is the retention period in days (ANALYTICS_RETENTION_DAYS at build time)'),
+    body: z.string().describe('What is kept and why, in plain words; {days} as in the title'),
+  }),
+});
+
 const stats = defineCollection({
   loader: inFileOrder('content/site/stats.json'),
   schema: z.strictObject({
@@ -365,6 +374,27 @@ const lookupText = defineCollection({
       price: template('Price, {price}'), visit: template('Affiliate link text, {name}'), noLink: text('Shown when an offer has no link yet'),
       disclosure: text('Affiliate disclosure under the offers'),
     }),
+    analytics: z.strictObject({
+      heading: text('Heading of the analytics tab'), intro: text('What the figures count and what is kept'),
+      periodLabel: text('Label of the period selector'),
+      periods: z.strictObject({ '24h': text('Option: 24 hours'), '7d': text('Option: 7 days'), '30d': text('Option: 30 days') }),
+      waiting: text('Shown until the tab is opened (and without JavaScript)'), loading: text('While the figures load'),
+      empty: text('No lookups in the period, or the figures could not be loaded'),
+      lookups: text('Figure: lookups'), networks: text('Figure: distinct networks'), vpnRate: text('Figure: share of lookups with a VPN verdict'),
+      change: template('Change against the previous period, {change}'), noChange: text('When the previous period has no lookups'),
+      points: template('A rate change in percentage points, {points}'),
+      countriesTitle: text('Heading of the top-countries list'), countryValue: template('A country\'s figure, {count} and {share}'),
+      activityTitle: text('Heading of the activity chart'), activityDays: text('Chart title for days'), activityHours: text('Chart title for hours'),
+      activitySummary: template('Chart description, {total}, {from}, {to}, {peak}, {peakCount}'),
+      activityValues: text('Disclosure with the chart\'s values as a table'), activityUnit: text('Column of the values table'),
+      accuracyTitle: text('Heading of the measured accuracy'), accuracyIntro: text('Where the accuracy figures come from'),
+      accuracyNone: text('No corrections in the period'), accuracyAll: text('Row of all network types'),
+      corrections: text('Column: corrections'), median: text('Column: median distance'), p90: text('Column: 90th percentile distance'),
+      km: template('A distance, {km}'),
+      recentTitle: text('Heading of the recent lookups (operator only)'), recentNote: text('Who sees the list and the export'),
+      columns: z.strictObject({ network: text('Column: masked network'), place: text('Column: place'), verdict: text('Column: VPN verdict'), time: text('Column: time') }),
+      vpnDetected: text('Verdict: VPN detected'), noVpn: text('Verdict: no VPN'), export: text('CSV export link'),
+    }).describe('Texts of the analytics tab on /'),
     tabs: z.array(z.strictObject({ id: z.string().describe('Panel key the page renders'), label: text('Tab label') }))
       .min(1).describe('Tabs of the home page, in order; a tab whose panel the page does not render is left out'),
     tabsLabel: text('Accessible name of the tab list'),
@@ -604,4 +634,5 @@ export const collections = {
   trustMetrics, outsideParties, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
   lookupText, lookupPages, privacyChecklist,
   ipTools, performance: performanceCopy, webVitals, benchmarks, accuracy, accuracyCopy,
+  dataKept,
 };

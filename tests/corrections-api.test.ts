@@ -4,24 +4,34 @@
  * server has a public address to look up.
  */
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { ApiErrorSchema } from '../src/lib/record.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { nearerSource } from '../src/server/corrections-api.ts';
-import { MemoryCorrections } from '../src/server/corrections/memory-recorder.ts';
+import type { CorrectionEvent } from '../src/lib/correction.ts';
 import { createAppServer, type AppServer } from '../src/server/server.ts';
 
 let app: AppServer;
 let url: string;
+/** What reached the analytics store's recordCorrection (the real store, in a temporary SQLite file). */
+let recordSpy: MockInstance<(event: CorrectionEvent) => void>;
 beforeAll(async () => {
-  app = await createAppServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', TRUST_PROXY: 'loopback' }), 'dist');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'corrections-'));
+  app = await createAppServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', TRUST_PROXY: 'loopback', DATA_DIR: dataDir }), 'dist');
+  recordSpy = vi.spyOn(app.routes.analytics, 'recordCorrection');
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => { app.server.closeAllConnections(); app.server.close(() => resolve()); }));
+afterAll(async () => {
+  await new Promise<void>((resolve) => { app.server.closeAllConnections(); app.server.close(() => resolve()); });
+  await app.routes.analytics.close();
+});
 
 const MUNICH = { latitude: 48.13743, longitude: 11.57549 };
-const recorded = () => app.routes.corrections.recent();
+const recorded = (): CorrectionEvent[] => recordSpy.mock.calls.map(([event]) => event);
 
 function correct(body: unknown, headers: Record<string, string> = {}, from = '8.8.8.8') {
   return fetch(`${url}/api/corrections`, {
@@ -126,13 +136,5 @@ describe('nearerSource', () => {
     ['within 0.1 km of each other is a tie', [at('dbip-city', 'A', 1), at('geolite2-city', 'B', 1.0001)], 'tie'],
   ])('%s: %s', (_, places, expected) => {
     expect(nearerSource(places, 0, 0)).toBe(expected);
-  });
-});
-
-describe('MemoryCorrections', () => {
-  it('keeps the newest events up to its limit', () => {
-    const memory = new MemoryCorrections(2);
-    for (const km of [1, 2, 3]) memory.recordCorrection({ distance_km: km, country_code: 'DE', network_type: 'other', nearer_source: 'tie' });
-    expect(memory.recent().map((e) => e.distance_km)).toEqual([2, 3]);
   });
 });

@@ -11,6 +11,7 @@ import { format } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
+import { Health } from '../src/server/health.ts';
 import { loadStaticSite } from '../src/server/static-site.ts';
 import { createTestApp, type AppRequestFn } from './app-harness.ts';
 import { startTestServer } from './http-harness.ts';
@@ -131,7 +132,7 @@ describe('errors', () => {
 
   it('answers a failing handler with a JSON 500 any origin can read, and logs one line', async () => {
     const config = loadConfig({ HOST: '127.0.0.1', PORT: '0' });
-    const app = createApp({ config, site: loadStaticSite('dist'), handlers: [() => { throw new Error('boom'); }] });
+    const app = createApp({ config, site: loadStaticSite('dist'), handlers: [() => { throw new Error('boom'); }], health: new Health() });
     let res: Response | undefined;
     const lines = await consoleLines(async () => { res = await app.request('/ip'); });
     expect(res!.status).toBe(500);

@@ -60,6 +60,7 @@ const headers = fc.record({
   forwarded: printable(200),
   'sec-ch-ua': printable(200), 'sec-ch-ua-platform': printable(60), 'sec-ch-ua-mobile': printable(5),
   'accept-encoding': printable(60), 'if-none-match': printable(60), 'content-type': printable(60),
+  authorization: fc.oneof(printable(80), fc.constantFrom('Bearer ', 'Bearer x', 'Basic abc')), 'sec-gpc': fc.constantFrom('1', '0'), dnt: fc.constantFrom('1', '0'),
 }, { requiredKeys: [] });
 
 const WALL_CLOCK = process.env.FUZZ_WALL_CLOCK === '1';
@@ -127,7 +128,8 @@ describe(`no 5xx, no hang, under ${BUDGET_MS} ms (${RUNS} runs per family)`, () 
 
   it('files, pages, redirects, 404s and the rest', async () => {
     const path = fc.oneof(
-      fc.constantFrom('/healthz', '/api/config', '/api', '/api/x', '/robots.txt', '/ip-2', '/ip-2/', '/blog/', '/nope', '/sitemap-index.xml',
+      fc.constantFrom('/healthz', '/api/config', '/api', '/api/x', '/api/analytics', '/api/analytics?period=24h', '/api/analytics.csv?period=30d',
+        '/api/analytics?period=%zz', '/api/cities?q=lon', '/api/cities?q=%F0%9F%98%80&limit=99', '/api/corrections', '/robots.txt', '/ip-2', '/ip-2/', '/blog/', '/nope', '/sitemap-index.xml',
         '/%E0%A4%A', '/%', '//', '/..%2F..%2Fetc%2Fpasswd', '/_astro/../../package.json', '/ip-2/?a=<b>&c=%0d%0a'),
       fc.webPath(), slashes,
       fc.string().map((x) => '/' + encodeURIComponent(x)),

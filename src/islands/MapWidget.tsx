@@ -12,7 +12,7 @@ import { mapCenter } from '../lib/map-center.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import type { MapHandle, MapPlace } from './leaflet-map.ts';
 import { $lookup } from '../stores/lookup.ts';
-import { useHydratedStore, useShownLookup, type LookupText } from './use-lookup.ts';
+import { useFirstVisible, useHydratedStore, useShownLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -28,7 +28,6 @@ export default function MapWidget({ config, text, tall = false }: Props) {
   const clientConfig = useHydratedStore($clientConfig);
   const box = useRef<HTMLDivElement>(null);
   const handle = useRef<MapHandle | null>(null);
-  const [visible, setVisible] = useState(false);
   const [ready, setReady] = useState(false);
   useEffect(() => { void ensureClientConfig(config ?? undefined); }, [config]);
 
@@ -39,15 +38,8 @@ export default function MapWidget({ config, text, tall = false }: Props) {
     city: r.city, country: r.country_name, tooltip: correction?.verified ? text.correctedTooltip : text.tooltip, label: text.label,
   } : null;
 
-  useEffect(() => {
-    const el = box.current;
-    if (!el || visible) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) { setVisible(true); observer.disconnect(); }
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [visible, place === null]);
+  // The box exists only for a public address: watch again when that changes.
+  const visible = useFirstVisible(box, place === null);
 
   const placeKey = place && JSON.stringify(place);
   useEffect(() => {

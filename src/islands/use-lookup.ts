@@ -3,7 +3,7 @@
  * server's record as `initial`, the first render (server and hydration alike) shows
  * it without a request; without one, the island asks the store to load.
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState, type RefObject } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ReadableAtom } from 'nanostores';
 import type { CollectionEntry } from 'astro:content';
@@ -52,4 +52,22 @@ export function useLookup(initial?: LookupResponse | null): ShownLookup {
   }, [initial]);
   // The store is idle on the server and until the effect runs: render the page's record meanwhile.
   return useShownLookup(state.status === 'idle' && initial ? { status: 'loaded', data: initial, error: null } : state);
+}
+
+/**
+ * Whether `ref`'s element has been in view yet (a hidden tab panel is not): true from the
+ * first time it is, for good. `deps` re-run the watch when the element may have changed.
+ */
+export function useFirstVisible(ref: RefObject<Element | null>, ...deps: unknown[]): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || seen) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) { setSeen(true); observer.disconnect(); }
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [seen, ...deps]);
+  return seen;
 }

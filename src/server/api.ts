@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { LookupRequestSchema, type LookupResponse } from '../lib/record.ts';
 import { BULK_LIMIT, type BulkResult } from '../lib/bulk.ts';
 import type { ClientConfig } from '../lib/client-config.ts';
+import { csvCell } from '../lib/csv.ts';
 import { describeIssue, invalidIp, invalidIpMessage, json, jsonError, methodNotAllowed, readJson, timedLookup, timingHeaders, type AppRequest, type AppResponse, type Handler } from './http.ts';
 import type { Engine } from './lookup/engine.ts';
 
@@ -49,17 +50,10 @@ function inputText(item: unknown): string {
   return out.slice(0, INPUT_PREVIEW);
 }
 
-/** Reads a JSON body; a 400 answer when it is not JSON. */
 const BulkBodySchema = z.union([z.array(z.unknown()), z.object({ ips: z.array(z.unknown()) })]);
 
 const CSV_COLUMNS = ['ip', 'country_code', 'country_name', 'region', 'city', 'latitude', 'longitude', 'timezone', 'asn', 'asn_org', 'network_type', 'vpn_detected'] as const;
 
-function csvCell(value: unknown): string {
-  const text = String(value ?? '');
-  // Quote when needed; neutralise spreadsheet formulas (CSV injection) with a leading quote.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 /** Bulk rows as CSV: a header, then one line per input, errors in the last column. */
 export function bulkCsv(rows: BulkResult[]): string {
@@ -71,14 +65,19 @@ export function bulkCsv(rows: BulkResult[]): string {
   return lines.join('\r\n') + '\r\n';
 }
 
+/** Told of every successful lookup of the caller's own address (analytics record it). */
+export type CallerLookupObserver = (req: AppRequest, record: LookupResponse['data']) => void;
+
 /** Creates the /api handler. */
-export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
+export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLookup?: CallerLookupObserver): Handler {
   // The same for everyone and not rate-limited (routes.ts), so shared caches may keep it.
   const configReply = json(200, clientConfig, { 'cache-control': 'public, max-age=300' });
 
   async function lookupCaller(req: AppRequest): Promise<AppResponse> {
     if (req.method !== 'POST') {
-      return lookupReply(timedLookup(engine, req.clientIp, { headers: req.headers })!);
+      const found = timedLookup(engine, req.clientIp, { headers: req.headers })!;
+      onCallerLookup?.(req, found.result.data);
+      return lookupReply(found);
     }
     const body = await readJson(req);
     if (!('value' in body)) return body;
@@ -87,6 +86,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig): Handler {
     const { ip, clientInfo, browserLocation, webrtc } = parsed.data;
     const target = ip?.trim() || req.clientIp;
     const found = timedLookup(engine, target, { headers: req.headers, clientInfo, browserLocation, webrtc });
+    if (found && target === req.clientIp) onCallerLookup?.(req, found.result.data);
     return found ? lookupReply(found) : invalidIp(target);
   }
 

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
 import type { Config } from './config.ts';
+import type { Health } from './health.ts';
 import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './http.ts';
 import { oneLine } from './log.ts';
 import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
@@ -20,8 +21,8 @@ export interface AppParts {
   config: Config;
   site: StaticSite;
   handlers: Handler[];
-  /** `name: state` lines /healthz adds below its `ok` (rate-limit store, data sources). */
-  health?: () => string[];
+  /** What /healthz reports (health.ts). */
+  health: Health;
   /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
   page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals> };
 }
@@ -51,7 +52,7 @@ const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} 
 
 /** Builds the listener from its parts. */
 export function createApp(parts: AppParts): AppListener {
-  const { config, site, handlers, page, health = () => [] } = parts;
+  const { config, site, handlers, page, health } = parts;
 
   /** What no handler answered: static files, the page `/`, a slash redirect, the 404 page. */
   function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
@@ -83,7 +84,7 @@ export function createApp(parts: AppParts): AppListener {
     } catch {
       return jsonError(400, 'bad_request', 'The path is not valid percent-encoding.');
     }
-    if (path === '/healthz') return text(200, ['ok', ...health()].join('\n'), { 'cache-control': 'no-store' });
+    if (path === '/healthz') return health.reply(inc.headers.get('accept'));
     const client = clientAddress(inc.peer, inc.headers, config.trustProxy);
     const appReq: AppRequest = {
       method: inc.method,

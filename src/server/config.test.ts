@@ -6,6 +6,15 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ host: '127.0.0.1', port: 4321, webConcurrency: 1, trustProxy: { kind: 'none' } });
     expect(c.dataDir).toMatch(/\/data$/);
+    expect(c.analytics).toEqual({ enabled: true, retentionDays: 90, queueLimit: 10_000, token: undefined });
+  });
+  it.each([
+    [{ ANALYTICS: 'OFF' }, { enabled: false }],
+    [{ ANALYTICS_RETENTION_DAYS: '1' }, { retentionDays: 1 }],
+    [{ ANALYTICS_RETENTION_DAYS: '3650' }, { retentionDays: 3650 }],
+    [{ ANALYTICS_TOKEN: '0123456789abcdef' }, { token: '0123456789abcdef' }],
+  ])('reads the analytics settings %o', (env, expected) => {
+    expect(loadConfig(env).analytics).toMatchObject(expected);
   });
   it.each<[string, Record<string, string>, number, string | null, number | null]>([
     ['answers STUN on 3478 by default, and the browser asks it', {}, 3478, null, 3478],
@@ -34,6 +43,11 @@ describe('loadConfig', () => {
     ['PUBLIC_STUN_URL', 'https://stun.example.net', /PUBLIC_STUN_URL="https:\/\/stun.example.net" must be a STUN URI/],
     ['PUBLIC_STUN_URL', 'stun.example.net:3478', /PUBLIC_STUN_URL="stun.example.net:3478"/],
     ['REDIS_URL', 'localhost:6379', /REDIS_URL must start with redis:\/\//],
+    ['ANALYTICS', 'maybe', /ANALYTICS="maybe" must be on or off/],
+    ['ANALYTICS_RETENTION_DAYS', '0', /ANALYTICS_RETENTION_DAYS="0" must be a whole number from 1 to 3650/],
+    ['ANALYTICS_RETENTION_DAYS', '3651', /ANALYTICS_RETENTION_DAYS="3651"/],
+    ['ANALYTICS_TOKEN', '0123456789abcde', /ANALYTICS_TOKEN must be at least 16 characters/],
+    ['ANALYTICS_QUEUE_LIMIT', '0', /ANALYTICS_QUEUE_LIMIT="0"/],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

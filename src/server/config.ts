@@ -32,6 +32,8 @@ export interface Config {
   redisPrefix: string;
   /** Settings handed to the browser. */
   client: ClientConfig;
+  /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
+  analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -46,6 +48,9 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   }
   return value;
 }
+
+/** Days analytics are kept (ANALYTICS_RETENTION_DAYS, default 90); /trust states it, so the build reads it too. */
+export const retentionDaysFromEnv = (env: NodeJS.ProcessEnv): number => integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650);
 
 /** Reads and validates the configuration; throws ConfigError on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -69,6 +74,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss:// and name a host');
   }
+  const analyticsSwitch = (env.ANALYTICS || 'on').toLowerCase();
+  if (analyticsSwitch !== 'on' && analyticsSwitch !== 'off') throw new ConfigError(`ANALYTICS="${env.ANALYTICS}" must be on or off`);
+  const token = env.ANALYTICS_TOKEN || undefined;
+  if (token !== undefined && token.length < 16) throw new ConfigError('ANALYTICS_TOKEN must be at least 16 characters');
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
@@ -85,5 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',
     client: clientConfigFromEnv(env, stunPort),
+    analytics: {
+      enabled: analyticsSwitch === 'on',
+      retentionDays: retentionDaysFromEnv(env),
+      queueLimit: integer(env, 'ANALYTICS_QUEUE_LIMIT', 10_000, 1, 1_000_000),
+      token,
+    },
   };
 }

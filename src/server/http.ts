@@ -27,6 +27,8 @@ export interface AppResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
+  /** false: no CORS header (an answer for the operator only, which other sites' pages must not read). */
+  cors?: false;
 }
 
 /** A route handler: answers, or returns undefined to pass the request on. */
@@ -54,7 +56,7 @@ export function mapAnswer(answer: ReturnType<Handler>, change: (found: AppRespon
   return answer && change(answer);
 }
 
-/** Added by app.ts to every handler answer: readable from any origin (no credentials are involved). */
+/** Added by wire.ts to every handler answer unless it says `cors: false`: readable from any origin (no credentials are involved). */
 export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
 
 /**

@@ -8,6 +8,7 @@ import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { serveClusterLimits } from './rate-limit-shared.ts';
+import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
 import { startStunServer, type StunServer } from './stun.ts';
 
@@ -21,6 +22,7 @@ process.env.NODE_ENV ||= 'production';
 async function startWorker(config: Config): Promise<void> {
   const started = performance.now();
   let server: Server | undefined = undefined; // set once the data is loaded
+  let analytics: Routes['analytics'] | undefined = undefined;
   let stun: StunServer | undefined = undefined;
   let stopping = false;
   const stop = () => {
@@ -32,9 +34,11 @@ async function startWorker(config: Config): Promise<void> {
     // Stop accepting and let in-flight requests finish. node:http's own close() would also
     // cut idle keep-alive sockets at once, losing a request already on its way in one; they
     // get a grace second to send it (and be answered with Connection: close) first.
-    NetServer.prototype.close.call(server, () => process.exit(0));
+    // Then the analytics still queued are written (for up to 5 s) before leaving.
+    const exit = () => void (analytics?.close(Date.now() + 5_000) ?? Promise.resolve()).finally(() => process.exit(0));
+    NetServer.prototype.close.call(server, exit);
     setTimeout(() => server!.closeIdleConnections(), DRAIN_GRACE_MS).unref();
-    setTimeout(() => { server!.closeAllConnections(); process.exit(0); }, 10_000).unref();
+    setTimeout(() => { server!.closeAllConnections(); exit(); }, 10_000).unref();
   };
   // Before the slow start, so a SIGTERM then ends the process cleanly rather than killing it.
   process.on('SIGTERM', stop);
@@ -42,6 +46,7 @@ async function startWorker(config: Config): Promise<void> {
 
   const app = await createAppServer(config, DIST);
   server = app.server;
+  analytics = app.routes.analytics;
   // Cluster workers share one UDP socket, as they share the TCP one.
   stun = config.stunPort ? await startStunServer(config.host, config.stunPort) : undefined;
   if (stun) console.log(`STUN responder on udp port ${stun.port}`);

@@ -1,7 +1,7 @@
 /**
  * The route handlers the server mounts before static files, and the locals of `/`.
- * The wiring only: which handlers exist, in which order, and which of them the rate
- * limit guards.
+ * The wiring only: which handlers exist, in which order, which of them the rate limit
+ * guards, what is recorded for analytics, and the parts /healthz reports on.
  */
 import type { AppRequest, Handler } from './http.ts';
 import type { Config } from './config.ts';
@@ -12,19 +12,20 @@ import { withRateLimit } from './rate-limit.ts';
 import { createCitiesApi } from './cities-api.ts';
 import { createCorrectionsApi } from './corrections-api.ts';
 import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
-import { MemoryCorrections } from './corrections/memory-recorder.ts';
 import { createRateLimitStore } from './rate-limit-shared.ts';
+import { createAnalyticsApi } from './analytics-api.ts';
+import { Health } from './health.ts';
+import { createAnalytics, type Analytics } from './storage/analytics.ts';
 
 export interface Routes {
   engine: Engine;
   /** The city search index (loading in the background at first). */
   cities: CityIndexHandle;
-  /** Where visitors' corrections go: in memory until the analytics store implements CorrectionRecorder. */
-  corrections: MemoryCorrections;
+  /** Records lookups and corrections (a CorrectionRecorder); closed at shutdown. */
+  analytics: Analytics;
   handlers: Handler[];
   pageLocals: (req: AppRequest) => App.Locals;
-  /** The state of each part for /healthz, as `name: state` lines. */
-  health: () => string[];
+  health: Health;
 }
 
 /**
@@ -44,29 +45,31 @@ function cityIndexState(cities: CityIndexHandle): string {
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
   const engine = await createEngine({ geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir });
   const cities = loadCityIndex({ distDir });
-  const corrections = new MemoryCorrections();
+  const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const record = (req: AppRequest, data: App.Locals['lookup']['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   const store = config.rateLimit > 0 ? createRateLimitStore(config) : undefined;
   return {
     engine,
     cities,
-    corrections,
-    health: () => [
+    analytics,
+    health: new Health().register('analytics', () => analytics.health()).note(() => [
       `rate-limit: ${store ? store.state() : 'off'}`,
       ...engine.dataStates.map(([name, state]) => `data ${name}: ${state}`),
       `data city index: ${cityIndexState(cities)}`,
-    ],
+    ]),
     handlers: [
       withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
         createTextEndpoints(engine),
         createCitiesApi(cities),
-        createCorrectionsApi(engine, corrections),
-        createApi(engine, config.client),
+        createCorrectionsApi(engine, analytics),
+        createAnalyticsApi(analytics, config.analytics.token),
+        createApi(engine, config.client, record),
       ]),
     ],
-    pageLocals: (req) => ({
-      clientIp: req.clientIp,
-      lookup: engine.lookup(req.clientIp, { headers: req.headers }),
-      clientConfig: config.client,
-    }),
+    pageLocals: (req) => {
+      const lookup = engine.lookup(req.clientIp, { headers: req.headers });
+      record(req, lookup.data);
+      return { clientIp: req.clientIp, lookup, clientConfig: config.client };
+    },
   };
 }

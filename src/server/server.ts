@@ -21,6 +21,14 @@ async function loadPageRenderer(distDir: string): Promise<PageRenderer | undefin
   return (req, res, locals) => handler(req, res, (err) => { if (err) throw err; }, locals);
 }
 
+/** /trust states the retention it was built with; a server enforcing another should say so. */
+function warnOnRetentionMismatch(site: StaticSite, days: number): void {
+  const built = site.get('/trust')?.body.toString('utf8').match(/data-retention-days="(\d+)"/)?.[1];
+  if (built && Number(built) !== days) {
+    console.warn(`/trust says analytics are kept ${built} days, but ANALYTICS_RETENTION_DAYS is ${days}: rebuild with the same setting`);
+  }
+}
+
 export interface BuiltApp { app: AppListener; site: StaticSite; routes: Routes }
 export interface AppServer extends BuiltApp { server: Server }
 
@@ -31,6 +39,7 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
     createRoutes(config, distDir),
     loadPageRenderer(distDir),
   ]);
+  warnOnRetentionMismatch(site, config.analytics.retentionDays);
   const page = renderPage && { render: renderPage, locals: routes.pageLocals };
   return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health }), site, routes };
 }

@@ -39,14 +39,15 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-const machineHeaders = (https: boolean): readonly string[] =>
-  Object.entries({ ...MACHINE_SECURITY_HEADERS, ...CORS_HEADERS, ...(https ? { 'strict-transport-security': HSTS } : {}) }).flat();
-const MACHINE_HEADERS = [machineHeaders(false), machineHeaders(true)] as const;
+const machineHeaders = (https: boolean, cors: boolean): readonly string[] =>
+  Object.entries({ ...MACHINE_SECURITY_HEADERS, ...(cors ? CORS_HEADERS : {}), ...(https ? { 'strict-transport-security': HSTS } : {}) }).flat();
+/** By [https][cors]. */
+const MACHINE_HEADERS = [[machineHeaders(false, false), machineHeaders(false, true)], [machineHeaders(true, false), machineHeaders(true, true)]] as const;
 
 /** A handler-style answer as node's flat header list (security, CORS, its own, length) and a body. */
 export function flatten(reply: AppResponse, https: boolean): { status: number; headers: string[]; body: string | Uint8Array } {
   const body = reply.body ?? '';
-  const headers = MACHINE_HEADERS[https ? 1 : 0].slice();
+  const headers = MACHINE_HEADERS[https ? 1 : 0][reply.cors === false ? 0 : 1].slice();
   const own = reply.headers;
   if (own) for (const name in own) headers.push(name, own[name]!);
   headers.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));

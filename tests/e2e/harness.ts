@@ -3,7 +3,9 @@
  * Chromium through playwright-core. No downloads: CHROMIUM_PATH or a Debian chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
 
@@ -26,11 +28,17 @@ const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAA
  */
 export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
 
-/** Starts `src/server/main.ts` from the build with extra environment; resolves once it listens. */
+/**
+ * Starts `src/server/main.ts` from the build with extra environment; resolves once it
+ * listens. Unless told otherwise, its analytics go to SQLite in a fresh DATA_DIR, removed
+ * when it stops.
+ */
 export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'whatismyip-e2e-'));
+  const removeData = () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['src/server/main.ts'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...OFFLINE_CLIENT_ENV, ...env },
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...OFFLINE_CLIENT_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -47,8 +55,8 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
           process: child,
           output: () => output,
           stop: () => new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode);
-            child.once('exit', (code) => done(code));
+            if (child.exitCode !== null) { removeData(); return done(child.exitCode); }
+            child.once('exit', (code) => { removeData(); done(code); });
             child.kill('SIGTERM');
           }),
         });
@@ -56,7 +64,7 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${output}`)); });
+    child.once('exit', (code) => { clearTimeout(timer); removeData(); reject(new Error(`server exited with ${code}:\n${output}`)); });
   });
 }
 

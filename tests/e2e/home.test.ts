@@ -189,11 +189,11 @@ describe('tabs and map', () => {
     await page.keyboard.press('ArrowRight');
     expect(await selected()).toEqual({ focused: 'Verification', selected: 'true', panelVisible: true });
     await page.keyboard.press('End');
-    expect(await selected()).toEqual({ focused: 'Map', selected: 'true', panelVisible: true });
+    expect(await selected()).toEqual({ focused: 'Analytics', selected: 'true', panelVisible: true });
     await page.keyboard.press('ArrowRight');
     expect(await selected()).toEqual({ focused: 'Overview', selected: 'true', panelVisible: true });
     await page.keyboard.press('ArrowLeft');
-    expect((await selected()).focused).toBe('Map');
+    expect((await selected()).focused).toBe('Analytics');
     await page.keyboard.press('Home');
     expect((await selected()).focused).toBe('Overview');
     await expect(page.locator('#panel-map').isHidden()).resolves.toBe(true);
