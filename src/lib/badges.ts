@@ -1,7 +1,7 @@
 /**
- * Badge rules of the lookup screens (spec section 2, "Badges"): which tone a value
- * earns. Pure, shared by every island that shows a badge; tones map to CSS classes
- * whose colours pass contrast (src/islands/badge.css).
+ * Badge rules of the lookup screens (each row tested in badges.test.ts): which tone a
+ * value earns. Pure, shared by every island that shows a badge; tones map to CSS classes
+ * whose colours pass contrast (src/islands/lookup.css, checked by axe in tests/e2e).
  */
 import { UNKNOWN_RADIUS_M } from './accuracy.ts';
 import { CONSENSUS_BANDS_KM } from './confidence.ts';
