@@ -106,19 +106,39 @@ describe('POST /api/lookup/bulk', () => {
     expect(body.results[3]!.input).toBe('42');
   });
 
-  it('answers CSV when asked, with a header and the same rows', async () => {
-    const res = await post('/api/lookup/bulk?format=csv', JSON.stringify(['8.8.8.8', 'nope', '=cmd()']));
+  it.each([
+    ['?format=csv', '/api/lookup/bulk?format=csv', {}],
+    ['Accept: text/csv', '/api/lookup/bulk', { accept: 'text/csv' }],
+  ])('answers CSV for %s, with a header, the same rows, and coordinates as numbers', async (_n, path, headers) => {
+    const res = await post(path, JSON.stringify(['8.8.8.8', 'nope', '=cmd()']), headers);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="ip-lookup.csv"');
+    const text = await res.text();
+    expect(text.endsWith('\r\n')).toBe(true);
+    const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,error');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/^8\.8\.8\.8,8\.8\.8\.8,US,/);
+    // A number is a number (src/lib/csv.ts): the US longitude is negative and unguarded.
+    const { data } = (await lookup('/api/lookup/8.8.8.8')).body;
+    expect(data.longitude).toBeLessThan(0);
+    expect(lines[1]).toContain(`,${data.latitude},${data.longitude},`);
     expect(lines[2]).toMatch(/^nope,(,){12}"""nope"" is not a valid/);
     expect(lines[3]).toMatch(/^'=cmd\(\)/);
   });
 
+  it('looks up exactly 100 addresses, the most one request may carry', async () => {
+    const inputs = Array.from({ length: 100 }, (_, i) => `8.8.${i}.8`);
+    const res = await post('/api/lookup/bulk', JSON.stringify(inputs));
+    expect(res.status).toBe(200);
+    const body = await res.json() as { count: number; results: Array<{ input: string; data?: unknown }> };
+    expect(body.count).toBe(100);
+    expect(body.results.map((r) => r.input)).toEqual(inputs);
+    expect(body.results.every((r) => r.data !== undefined)).toBe(true);
+  });
+
   it.each([
-    ['more than 100 addresses', JSON.stringify(Array.from({ length: 101 }, () => '8.8.8.8')), 'too_many'],
+    ['101 addresses', JSON.stringify(Array.from({ length: 101 }, () => '8.8.8.8')), 'too_many'],
     ['an object without ips', '{"addresses":[]}', 'invalid_request'],
     ['bad JSON', '[1,', 'bad_json'],
   ])('refuses %s with 400', async (_n, body, code) => {

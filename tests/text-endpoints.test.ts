@@ -1,4 +1,4 @@
-/** The command-line answers (ifconfig.co-compatible) and the rate limit, over HTTP. */
+/** The command-line answers (ifconfig.co-compatible), over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
 import { JsonMemo } from '../src/server/text-endpoints.ts';
@@ -14,13 +14,28 @@ const text = async (path: string, headers: Record<string, string> = { 'user-agen
 };
 
 describe('curl host/', () => {
-  it.each(['curl/8.5.0', 'Wget/1.21.4', 'HTTPie/3.2.2', 'Go-http-client/1.1', 'python-requests/2.32'])(
-    'answers %s with the bare IP and a newline', async (ua) => {
-      const { res, body } = await text('/', { 'user-agent': ua });
-      expect(body).toBe('127.0.0.1\n');
-      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-      expect(res.headers.get('cache-control')).toBe('private, no-store');
-    });
+  // Every command-line client src/server/text-endpoints.ts knows, as it names itself.
+  it.each([
+    ['curl', 'curl/8.5.0'],
+    ['Wget', 'Wget/1.21.4'],
+    ['HTTPie', 'HTTPie/3.2.2'],
+    ['Go', 'Go-http-client/1.1'],
+    ['Python requests', 'python-requests/2.32.3'],
+    ['Python urllib', 'Python-urllib/3.12'],
+    ['Perl LWP', 'libwww-perl/6.72'],
+    ['Perl lwp-request', 'lwp-request/6.72 libwww-perl/6.72'],
+    ['Windows PowerShell', 'Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.22621.2506'],
+    ['PowerShell 7', 'Mozilla/5.0 (Windows NT 10.0; Microsoft Windows 10.0.22631; en-US) PowerShell/7.4.1'],
+    ['FreeBSD fetch', 'fetch libfetch/2.0'],
+    ['aria2', 'aria2/1.37.0'],
+    ['xh', 'xh/0.22.0'],
+    ['OkHttp', 'okhttp/4.12.0'],
+  ])('answers %s (%s) with the bare IP and a newline', async (_name, ua) => {
+    const { res, body } = await text('/', { 'user-agent': ua });
+    expect(body).toBe('127.0.0.1\n');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+  });
 
   it('answers Accept: text/plain with the bare IP', async () => {
     expect((await text('/', { accept: 'text/plain', 'user-agent': 'Mozilla/5.0' })).body).toBe('127.0.0.1\n');
@@ -31,9 +46,25 @@ describe('curl host/', () => {
     expect(IpInfoSchema.parse(JSON.parse(body)).asn).toBe('AS15169');
   });
 
-  it('leaves browsers to the HTML page', async () => {
-    const { res } = await text('/', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36', accept: 'text/html,*/*' });
-    expect(res.headers.get('content-type')).not.toMatch(/text\/plain/);
+  it.each([
+    ['Chrome', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'],
+    ['Firefox', 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'],
+    ['a client whose name only starts like curl', 'curlew/1.0'],
+  ])('answers %s at / with the HTML page showing its address', async (_name, ua) => {
+    const { res, body } = await text('/', { 'user-agent': ua, accept: 'text/html,*/*' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html\b/);
+    expect(body).toMatch(/^<!DOCTYPE html>/i);
+    expect(body).toMatch(/data-testid="ip"[^>]*>127\.0\.0\.1</);
+  });
+});
+
+describe('pages that do not exist', () => {
+  it.each(['/no/such/page', '/ip-lookup/atlantis', '/blog/no-such-post'])('answers %s with status 404 and the HTML 404 page', async (path) => {
+    const { res, body } = await text(path, { 'user-agent': 'Mozilla/5.0', accept: 'text/html' });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html\b/);
+    expect(body).toMatch(/^<!DOCTYPE html>/i);
   });
 });
 
@@ -102,33 +133,5 @@ describe('the /json memo', () => {
     const off = new JsonMemo(0);
     off.set('1.1.1.1', 'a');
     expect(off.get('1.1.1.1')).toBeUndefined();
-  });
-});
-
-describe('rate limit', () => {
-  it('counts per client behind a trusted proxy and answers 429 with Retry-After', async () => {
-    const limited = await startTestServer({ RATE_LIMIT: '3', TRUST_PROXY: 'loopback' });
-    try {
-      const hit = (ip: string) => fetch(limited.url + '/ip', { headers: { 'x-forwarded-for': ip } });
-      const first = await hit('8.8.4.4');
-      expect(first.headers.get('ratelimit-limit')).toBe('3');
-      expect(first.headers.get('ratelimit-remaining')).toBe('2');
-      await hit('8.8.4.4');
-      await hit('8.8.4.4');
-      const refused = await hit('8.8.4.4');
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await refused.json()).error.code).toBe('rate_limited');
-      expect((await hit('9.9.9.9')).status).toBe(200);
-      // IPv6 clients share a bucket per /64; an IPv4-mapped address is its IPv4 address.
-      expect((await hit('2a00:1450:1:2::1')).headers.get('ratelimit-remaining')).toBe('2');
-      expect((await hit('2a00:1450:1:2:ffff::9')).headers.get('ratelimit-remaining')).toBe('1');
-      expect((await hit('2a00:1450:1:3::1')).headers.get('ratelimit-remaining')).toBe('2');
-      expect((await hit('::ffff:9.9.9.9')).headers.get('ratelimit-remaining')).toBe('1');
-      // Loopback (our own proxies, health checks) is never limited.
-      for (let i = 0; i < 5; i++) expect((await fetch(limited.url + '/ip')).status).toBe(200);
-    } finally {
-      await limited.close();
-    }
   });
 });
