@@ -19,6 +19,8 @@ export default defineConfig({
       'tests/no-5xx.property.test.ts',
     ],
     testTimeout: 20_000,
+    // A server start in beforeAll can take this long on a busy machine.
+    hookTimeout: 60_000,
     sequence: { sequencer: FastFirstSequencer },
   },
 });
