@@ -24,18 +24,22 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const squash = (text) => text.replace(/\s+/g, ' ').trim();
 
 /**
- * Equivalent mutants, one list item each:
+ * Equivalent mutants, one list item each (a snippet holding a backtick goes in double
+ * backticks, as Markdown writes it):
  * - `file` MutatorName `original code` → `replacement`: why it cannot change behaviour
  * The original may be the start of a longer snippet (a block's first line).
  */
 function readEquivalents(text) {
   const items = [];
   for (const line of text.split('\n')) {
-    const m = /^- `([^`]+)` (\w+) `(.+?)` → `(.*?)`: (.+)$/.exec(line);
-    if (m) items.push({ file: m[1], mutator: m[2], original: squash(m[3]), replacement: squash(m[4]), why: m[5], used: 0 });
+    const m = /^- `([^`]+)` (\w+) (``?)(.+?)\3 → (``?)(.*?)\5: (.+)$/.exec(line);
+    if (m) items.push({ file: m[1], mutator: m[2], original: squash(m[4]), replacement: squash(m[6]), why: m[7], used: 0 });
   }
   return items;
 }
+
+/** A snippet as a Markdown code span. */
+const code = (text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 
 /** The source text a mutant replaces (report locations are 1-based lines and columns). */
 function originalOf(source, { start, end }) {
@@ -85,7 +89,9 @@ for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a]
         known.used++;
         explained++;
       } else {
-        unexplained.push(`${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.status} ${mutant.mutatorName} \`${original.slice(0, 80)}\` → \`${replacement.slice(0, 80)}\``);
+        // Printed as an entry of the list, ready to be explained (or killed).
+        unexplained.push(`- \`${file}\` ${mutant.mutatorName} ${code(original.slice(0, 100))} → ${code(replacement)}: `
+          + `(${mutant.status}, line ${mutant.location.start.line})`);
       }
     }
   }
@@ -114,6 +120,6 @@ for (const e of equivalents.filter((item) => item.used === 0)) {
 if (unexplained.length > 0) {
   failed = true;
   console.log(`\n${unexplained.length} surviving mutant(s) neither killed nor explained in ${EQUIVALENT}:`);
-  for (const line of unexplained) console.log(`  ${line}`);
+  for (const line of unexplained) console.log(line);
 }
 process.exit(failed ? 1 : 0);

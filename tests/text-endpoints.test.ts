@@ -110,9 +110,18 @@ describe('one field per endpoint', () => {
     expect(JSON.parse(body).error.code).toBe('invalid_ip');
   });
 
-  it('refuses POST with 405', async () => {
-    const res = await fetch(s.url + '/ip', { method: 'POST' });
+  it.each(['/ip', '/json', '/country'])('refuses POST %s with 405 and Allow', async (path) => {
+    const res = await fetch(s.url + path, { method: 'POST', headers: { 'user-agent': 'curl/8.5.0' } });
     expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use GET here.' } });
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const res = await fetch(s.url + '/country?ip=8.8.8.8', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toBe('');
   });
 });
 
