@@ -16,15 +16,21 @@ export default {
   mutate: [
     'src/lib/**/*.ts',
     '!src/lib/**/*.test.ts',
-    // The server's rules: client address, rate limit, bulk lookup and CSV, the
-    // command-line answers (agent match), record building, place merge, network type.
+    // The server's rules: client address, rate limit, the API's answers and bulk CSV,
+    // the command-line answers (agent match), record building, place merge, network
+    // type, city search, the analytics rollup plan.
     'src/server/client-ip.ts',
+    'src/server/http.ts',
     'src/server/rate-limit.ts',
+    'src/server/rate-limit-store.ts',
     'src/server/api.ts',
     'src/server/text-endpoints.ts',
     'src/server/lookup/engine.ts',
     'src/server/lookup/merge-place.ts',
     'src/server/lookup/network-type.ts',
+    'src/server/cities/city-index.ts',
+    'src/server/cities/fold.ts',
+    'src/server/storage/plan.ts',
   ],
   ignorePatterns: ['reports', 'coverage', 'data', '.astro/**/*.js'],
   reporters: ['clear-text', 'progress', 'html', 'json'],

@@ -12,9 +12,17 @@ export default defineConfig({
       'tests/e2e/**',
       'node_modules/**',
       'dist/**',
-      // Content schemas and shipped-JS budgets: no mutated module is on their path.
+      // No mutated module on their path: content schemas, shipped-JS budgets, the import
+      // graph's shape, the accuracy bench's fixed split.
       'tests/content.test.ts',
       'tests/js-budget.test.ts',
+      'tests/architecture.test.ts',
+      'tests/accuracy-bench.test.ts',
+      // Processes and databases started, stopped and killed: minutes a run, and every
+      // rule they reach has its own table elsewhere.
+      'tests/lifecycle.test.ts',
+      'tests/analytics-outage.test.ts',
+      'tests/analytics-workers.test.ts',
       // 400 random requests per run: slow, and every rule it reaches has its own table.
       'tests/no-5xx.property.test.ts',
     ],

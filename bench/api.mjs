@@ -14,12 +14,11 @@
 //   costs before any of our code runs.
 // - /json is measured on one address (after the first request the memo answers it) and over
 //   10,000 distinct public addresses (every answer a fresh lookup).
-import { spawn, execSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { seededRandom } from './seeded-random.mjs';
+import { publicAddresses } from './seeded-random.mjs';
+import { PIN, median, rssMb, start as startServer } from './servers.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 14);
 const DURATION = Number(process.env.BENCH_SECONDS || 2);
@@ -28,41 +27,10 @@ const WORKERS = process.env.WEB_CONCURRENCY || '1';
 
 if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
 
-const hasTaskset = (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true; } catch { return false; } })();
-const PIN = hasTaskset && os.availableParallelism() >= 2 && process.env.BENCH_PIN !== '0';
-if (PIN) execFileSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
-
-async function start(name, args, env) {
-  const port = await freePort();
-  const t0 = performance.now();
-  const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), WEB_CONCURRENCY: WORKERS, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
-  });
-  // Ready means answering, not just listening.
-  while (!(await fetch(`http://127.0.0.1:${port}/ip`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 10));
-  return { name, child, url: `http://127.0.0.1:${port}`, startMs: performance.now() - t0 };
-}
-
-const rssMb = (pid) => {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-};
+const start = (name, args, env) => startServer(name, args, { WEB_CONCURRENCY: WORKERS, ...env });
 
 // 10,000 distinct public IPv4 addresses from a fixed seed.
-const { isPublicIp } = await import('../src/lib/ip-address.ts');
-const random = seededRandom(0x2545f491);
-const addresses = new Set();
-while (addresses.size < 10_000) {
-  const ip = [0, 0, 0, 0].map(() => Math.floor(random() * 256)).join('.');
-  if (isPublicIp(ip)) addresses.add(ip);
-}
+const addresses = await publicAddresses(0x2545f491);
 // Each connection walks the whole list from its own starting point, 200 addresses after the
 // previous connection's, so an address comes back only after about 10,000 requests: more than
 // the /json memo keeps (4,096), so every answer is a fresh lookup. (autocannon's setupRequest
@@ -96,7 +64,6 @@ const targets = [
 const load = (options, duration = DURATION) => new Promise((resolve, reject) => {
   autocannon({ ...options, connections: CONNECTIONS, duration, pipelining: 1 }, (err, r) => err ? reject(err) : resolve(r));
 });
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 // Warm up JIT and caches.
 for (const [, options] of targets) await load(options, 2);

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { seededRandom } from './seeded-random.mjs';
+import { addressLists, BROWSER_CONTEXTS } from './addresses.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS || 9);
 // V8 needs about 100k calls before lookup() runs at its optimised speed (measured: rounds
@@ -19,7 +19,6 @@ const WARMUP = Number(process.env.WARMUP || 10);
 const COUNT = 10_000;
 const importStart = performance.now();
 const { createEngine } = await import('../src/server/lookup/engine.ts');
-const { isPublicIp } = await import('../src/lib/ip-address.ts');
 const { Reader } = await import('mmdb-lib');
 
 const startBegin = performance.now();
@@ -28,43 +27,10 @@ const startMs = performance.now() - startBegin;
 const rssLoaded = process.memoryUsage().rss;
 
 // Deterministic addresses.
-const random = seededRandom(0x1b873593);
-const require = createRequire(import.meta.url);
-const v6Prefixes = readFileSync(require.resolve('@ip-location-db/asn/asn-ipv6.csv'), 'utf8')
-  .split('\n').filter(Boolean).map((line) => line.slice(0, line.indexOf(',')));
-const hex16 = () => Math.floor(random() * 65536).toString(16);
-function makeAddresses() {
-  const addresses = [];
-  while (addresses.length < COUNT) {
-    if (random() < 0.7) {
-      const ip = [0, 0, 0, 0].map(() => Math.floor(random() * 256)).join('.');
-      if (isPublicIp(ip)) addresses.push(ip);
-    } else {
-      // A random host inside a random allocated prefix: keep its first 48 bits.
-      const prefix = v6Prefixes[Math.floor(random() * v6Prefixes.length)];
-      const groups = prefix.replace(/::$/, '').split(':').concat(['0', '0', '0']).slice(0, 3);
-      addresses.push(`${groups.join(':')}:${hex16()}:${hex16()}:${hex16()}:${hex16()}:${hex16()}`);
-    }
-  }
-  return addresses;
-}
+const makeAddresses = addressLists(0x1b873593, COUNT);
 const addresses = makeAddresses();
 const freshLists = Array.from({ length: WARMUP + ROUNDS }, makeAddresses);
-
-const userAgents = [
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:125.0) Gecko/20100101 Firefox/125.0',
-  'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36',
-  'curl/8.5.0',
-];
-// Headers in the shape the server hands over (src/server/app.ts: node's lower-cased object).
-const headerGetter = (values) => ({ get: (name) => values[name.toLowerCase()] ?? null });
-const browserContexts = userAgents.map((ua) => ({
-  headers: headerGetter({ 'user-agent': ua, 'sec-ch-ua': '"Chromium";v="124", "Google Chrome";v="124", "Not-A.Brand";v="99"', 'sec-ch-ua-platform': '"Windows"' }),
-  clientInfo: { timezone: 'Europe/Berlin', language: 'en-GB' },
-  webrtc: { candidates: ['8.8.4.4', 'a1b2c3.local'] },
-}));
+const require = createRequire(import.meta.url);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -99,7 +65,7 @@ console.log(`${COUNT.toLocaleString('en-US')} addresses per list (${addresses.fi
 console.log(`engine start                                         ${Math.round(startMs)} ms (module import ${Math.round(startBegin - importStart)} ms more)`);
 console.log(`RSS with every database loaded                       ${Math.round(rssLoaded / 1048576)} MiB`);
 run('lookup(ip)', (ip) => engine.lookup(ip).data.confidence_score);
-run('lookup(ip, browser context: UA, hints, tz, WebRTC)', (ip, i) => engine.lookup(ip, browserContexts[i % 5]).data.confidence_score);
+run('lookup(ip, browser context: UA, hints, tz, WebRTC)', (ip, i) => engine.lookup(ip, BROWSER_CONTEXTS[i % 5]).data.confidence_score);
 run('lookup(ip), control: a new list every round', (ip) => engine.lookup(ip).data.confidence_score, (round) => freshLists[round]);
 
 // The same addresses through mmdb-lib's own Reader.get, for both city files: why

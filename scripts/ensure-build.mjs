@@ -1,14 +1,15 @@
 // Builds when there is no build, or when a source of the build is newer than it, so
-// `npm run test:e2e` (and `npm run test:mutation`) never test a stale build. The build's
-// last step writes dist/data/asn-index.bin (scripts/postbuild.mjs), so its time is the
-// build's: a build that failed halfway leaves it missing or older than the sources.
+// `npm run test:e2e` (and `npm run test:mutation`) never test a stale build. The build is
+// as old as the oldest of its outputs: the Astro server entry, then the indexes that
+// scripts/postbuild.mjs writes last, so a build that failed halfway counts as missing.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import path from 'node:path';
 
-const STAMP = 'dist/data/asn-index.bin';
+const OUTPUTS = ['dist/server/entry.mjs', 'dist/data/asn-index.bin', 'dist/data/city-index.bin'];
 /** What `npm run build` reads. Tests are not part of it. */
-const SOURCES = ['src', 'content', 'public', 'astro.config.mjs', 'scripts/postbuild.mjs', 'scripts/build-asn-index.ts', 'tsconfig.json', 'package-lock.json'];
+const SOURCES = ['src', 'content', 'public', 'astro.config.mjs', 'scripts/postbuild.mjs', 'scripts/build-asn-index.ts',
+  'scripts/build-city-index.ts', 'tsconfig.json', 'package-lock.json'];
 const isTest = (file) => /\.test\.tsx?$/.test(file);
 
 /** The newest source file at or under `entry`, as [mtimeMs, path]. */
@@ -24,11 +25,10 @@ function newest(entry) {
   return best;
 }
 
-const built = existsSync(STAMP) ? statSync(STAMP).mtimeMs : 0;
+const built = Math.min(...OUTPUTS.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
 const [changed, file] = SOURCES.map(newest).reduce((a, b) => (b[0] > a[0] ? b : a));
-if (built === 0) {
-  console.log('ensure-build: no build yet: running `npm run build`');
-} else if (changed > built) {
-  console.log(`ensure-build: ${file} is newer than the build: running \`npm run build\``);
+if (built === 0 || changed > built) {
+  console.log(built === 0 ? 'ensure-build: no complete build: running `npm run build`'
+    : `ensure-build: ${file} is newer than the build: running \`npm run build\``);
+  execSync('npm run build', { stdio: 'inherit' });
 }
-if (changed > built || built === 0) execSync('npm run build', { stdio: 'inherit' });

@@ -8,13 +8,8 @@ const CLIENT = path.resolve('dist/client');
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|webmanifest|map)$/;
 const MIN_BYTES = 512;
 
-function* walk(dir) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}
+const walk = (dir) => readdirSync(dir, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
 
 let count = 0;
 let before = 0;
@@ -32,3 +27,4 @@ for (const file of walk(CLIENT)) {
 }
 console.log(`postbuild: precompressed ${count} files, ${(before / 1024).toFixed(0)} KiB -> ${(after / 1024).toFixed(0)} KiB brotli`);
 await import('./build-asn-index.ts'); // the ASN index the lookup engine loads at start
+await import('./build-city-index.ts'); // the city search index the server loads at start

@@ -38,6 +38,10 @@ const slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lowercase words joi
 const timeText = z.string().regex(/\d/, 'must contain the number of minutes')
   .describe("How long it takes, as shown, e.g. '5 minutes'; the digits become the structured-data duration");
 const difficultyLevel = z.enum(['Beginner', 'Intermediate']).describe('Who the guide is for');
+/** When an editor last checked a landing file's facts; shown on the page, and tests/content.test.ts fails past a year. */
+const reviewed = z.coerce.date().describe('Date the facts in this file were last checked against their sources, YYYY-MM-DD');
+/** A link to where a named feature lives; tests/e2e/feature-claims.test.ts checks it answers 200 and its #anchor exists. */
+const featureHref = z.string().regex(/^\/[^\s]*$/).describe("Internal path (with optional ?query and #anchor) where the feature can be used, e.g. '/ip-3#webrtc-heading'");
 
 const cities = defineCollection({
   loader: folder('cities', '*.json'),
@@ -53,6 +57,7 @@ const cities = defineCollection({
     isps: z.array(z.string().min(1)).length(15).describe('15 internet providers serving the city, most popular first; the page shows the first 6'),
     intro: z.string().min(80).describe("One paragraph on the city's internet landscape, specific to this city"),
     tips: z.array(z.string().min(1)).optional().describe('Extra security tips for this city, shown after the general ones'),
+    reviewed,
   }),
 });
 
@@ -68,6 +73,9 @@ const isps = defineCollection({
     coverage: z.string().describe('Where it offers service'),
     privacyNotes: z.array(z.string()).min(1).describe('Privacy warnings specific to this provider'),
     asns: z.array(z.number().int().positive()).min(1).describe('Autonomous system numbers the provider announces'),
+    sources: z.array(z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() })).min(1)
+      .describe('Where the dated company facts (deals, counts, court cases) come from, with the date of each source'),
+    reviewed,
   }),
 });
 
@@ -81,9 +89,11 @@ const tools = defineCollection({
     difficulty: z.number().int().min(0).max(100).describe('Keyword difficulty 0-100'),
     volume: z.number().int().nonnegative().describe('Monthly searches'),
     related: z.array(slug).min(1).describe('Slugs of OTHER tool pages (file names in content/tools); each must exist'),
-    features: z.array(z.strictObject({ title: z.string(), body: z.string() })).length(3).describe('Exactly three feature cards'),
+    features: z.array(z.strictObject({ title: z.string(), body: z.string(), href: featureHref })).length(3)
+      .describe('Exactly three feature cards, each linking to where the feature is'),
     steps: z.array(z.string().min(1)).length(4).describe('Exactly four usage steps, in order'),
     keywords: z.array(z.string().min(1)).min(1).describe('Search keywords for the meta keywords tag'),
+    reviewed,
   }),
 });
 
@@ -132,6 +142,19 @@ const trustMetrics = defineCollection({
     description: z.string(),
     metric: z.string().describe("The figure as shown, e.g. '99.9%'"),
     colour: z.enum(['blue', 'green', 'purple', 'orange']).describe('Accent colour of the card'),
+    href: featureHref.optional().describe('Where a visitor can see the claim for themselves'),
+  }),
+});
+
+/** The outside hosts a visitor's browser contacts (/trust): named, with how an operator replaces each. */
+const outsideParties = defineCollection({
+  loader: inFileOrder('content/site/outside-parties.json'),
+  schema: z.strictObject({
+    id, position,
+    host: z.string().describe("The default host, e.g. 'tile.openstreetmap.org'"),
+    what: z.string().describe('What the browser fetches from it and what that host learns'),
+    selfHost: z.string().describe('How an operator serves it from their own host instead'),
+    href: featureHref.describe('Where the visitor meets it on our site'),
   }),
 });
 
@@ -158,6 +181,8 @@ const faqs = defineCollection({
     question: z.string(),
     answer: z.string(),
     category: z.enum(['privacy', 'technical', 'accuracy', 'security', 'protection', 'streaming']),
+    links: z.array(z.strictObject({ label: z.string(), href: featureHref })).optional()
+      .describe('The site features the answer names, each linked (an answer that names one must have its link)'),
   }),
 });
 
@@ -178,11 +203,11 @@ const vpnComparison = defineCollection({
   schema: z.strictObject({
     id, position,
     provider: z.string(),
-    price: z.number().positive().describe('Price per month in USD'),
-    countries: z.number().int().positive().describe('Countries with servers'),
-    servers: z.number().int().positive().describe('Number of servers'),
-    noLogs: z.boolean().describe('Audited no-logs policy'),
-    rating: z.number().min(0).max(5),
+    // Prices, server and country counts and ratings change every few months and had no
+    // source: a row carries only what a dated source confirms.
+    noLogsAudit: z.string().describe('Who audited the no-logs policy, and when, as the source states it'),
+    source: z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() })
+      .describe('Where the audit facts come from, and the date of that source'),
   }),
 });
 
@@ -200,7 +225,8 @@ const markets = defineCollection({
     lang: z.string().regex(/^[a-z]{2,3}(?:-[A-Z]{2})?$/).describe("BCP 47 tag of the keywords' language, e.g. 'de', 'pt-BR'"),
     code: z.string().regex(/^[A-Z]{2}$/).describe('ISO 3166-1 alpha-2 code'),
     population: z.number().int().positive(),
-    searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
+    searchVolume: z.number().int().nonnegative()
+      .describe("Monthly IP-related searches in this country in its main language (editorial estimate); the only home of this figure: the language table sums these"),
     keywords: z.array(z.string()).length(3).describe('Top 3 keywords in the local language'),
     flag: z.string().describe('Flag emoji'),
   }),
@@ -212,7 +238,7 @@ const languages = defineCollection({
     id, position,
     language: z.string(),
     speakers: z.number().int().positive().describe('Number of speakers'),
-    searchVolume: z.number().int().nonnegative().describe('Monthly searches for IP-related keywords'),
+    // No search volume here: it is the sum of the markets in this language (markets.json), so one estimate never contradicts another.
     competition: z.enum(['Low', 'Medium', 'High']),
     opportunity: z.enum(['Medium', 'High', 'Very High']),
   }),
@@ -235,6 +261,15 @@ const pages = defineCollection({
 const securityTips = defineCollection({
   loader: inFileOrder('content/site/security-tips.json'),
   schema: z.strictObject({ id, position, title: z.string(), body: z.string().describe('One or two sentences') }),
+});
+
+const dataKept = defineCollection({
+  loader: inFileOrder('content/site/data-kept.json'),
+  schema: z.strictObject({
+    id, position,
+    title: z.string().describe('Heading; {days} is the retention period in days (ANALYTICS_RETENTION_DAYS at build time)'),
+    body: z.string().describe('What is kept and why, in plain words; {days} as in the title'),
+  }),
 });
 
 const stats = defineCollection({
@@ -263,6 +298,8 @@ const lookupText = defineCollection({
       copiedBadge: text('Badge beside the IP after a copy (2 s)'),
       copyFailed: text('Toast when the clipboard refuses'),
       unknownPlace: text('Location line when city and country are unknown'),
+      corrected: text('Mark beside the location line after the visitor corrected it'),
+      unverified: text('The same mark when the chosen city could not be checked'),
     }),
     actions: z.strictObject({ refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button') }),
     status: z.strictObject({
@@ -277,6 +314,7 @@ const lookupText = defineCollection({
       confidence: template('Confidence badge, {percent}'), tier: template('Accuracy tier badge, {tier}'),
       radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge, {type}'),
       version: template('IP version badge, {version}'),
+      corrected: text('Badge when the visitor corrected the location'),
     }),
     cards: z.strictObject({
       networkTitle: text('Network card heading'), isp: text('ISP label'), asn: text('ASN label'), timezone: text('Timezone label'),
@@ -286,6 +324,7 @@ const lookupText = defineCollection({
       noDevice: text('Device card text when the browser sent no User-Agent'), vpnTitle: text('VPN verdict card heading'),
       vpnNone: text('VPN card text when no indicator fired'),
       reserved: template('Location card text for special-purpose addresses, {kind}'),
+      corrected: text('Location card note after the visitor corrected the location'),
     }).describe('Headings and field labels of the network, location, device and VPN cards'),
     gps: z.strictObject({
       enable: text('Precise-location button on the home page'), enableSimple: text('Precise-location button on /ip-2'),
@@ -293,13 +332,39 @@ const lookupText = defineCollection({
       timeout: text('No fix within 5 s'), failed: text('Any other failure'),
     }),
     webrtc: z.strictObject({
-      title: text('Heading of the leak check'), running: text('While gathering candidates'), noLeak: text('No public address other than the server-seen one'),
-      leak: template('Leak found, {addresses}'), unsupported: text('The browser has no RTCPeerConnection'),
+      title: text('Heading of the leak check'), running: text('While gathering candidates and waiting for the server to classify them'),
+      noLeak: text('No public address from a network other than the one the page came through'),
+      leak: template('Addresses of another network found, {addresses}'),
+      otherFamily: template("The visitor's own address of the other IP version, same network, {family} (IPv4 or IPv6) and {addresses}"),
+      sameNetwork: template('Other addresses of the same network and IP version (e.g. IPv6 privacy addresses), {addresses}'),
+      unchecked: text('Candidates gathered but the server could not be reached to classify them'),
+      off: text('No STUN server configured (STUN_PORT=0 and no PUBLIC_STUN_URL)'),
+      unsupported: text('The browser has no RTCPeerConnection'),
     }),
     map: z.strictObject({
       title: text('Map card heading'), live: text('Badge beside the map heading'), label: text('Accessible name of the map'),
       tooltip: text('Tooltip of the accuracy circle'), note: template('Text under the map, {radius}'),
       reserved: template('Shown instead of a map for special-purpose addresses, {kind}'), loading: text('Placeholder until the map loads'),
+      correctedTooltip: text('Tooltip of the circle once the visitor chose their city'),
+    }),
+    verification: z.strictObject({
+      title: text('Heading of the verification card'), intro: text('What the card is for'),
+      shownLabel: text('Label of the location currently shown'),
+      badges: z.strictObject({
+        highAccuracy: text('Header badge when GPS made the record hybrid'), goodAccuracy: text('Header badge when confidence is above 0.8'),
+        vpnDetected: text('Header badge when a VPN is detected'), approximate: text('Header badge otherwise'),
+      }).describe('Header badge: the first that applies, in this order'),
+      correct: text('Button that opens the city search'), issuesLabel: text('Heading of the common-issue buttons'),
+      issues: z.strictObject({ wrongCity: text('Common issue button'), wrongCountry: text('Common issue button'), vpnShown: text('Common issue button') }),
+      searchLabel: text('Label of the search box'), placeholder: text('Placeholder of the search box'), back: text('Button that leaves the search'),
+      hint: text('Shown for queries of 1 or 2 characters'), searching: text('While a search runs'),
+      noResults: template('No city found, {query}'), resultsLabel: text('Accessible name of the result list'),
+      found: template('Announced to screen readers when results arrive, {count}'), population: template('Population line of a result, {population}'),
+      unverified: text('Shown above the one fallback candidate when the search fails'), unverifiedTag: text('Tag on an unverified candidate'),
+      toast: template('Toast for 3 s after choosing, {place}'), corrected: template('View mode after a correction, {place}'),
+      correctedUnverified: template('The same for an unverified city, {place}'), undo: text('Button that removes the correction'),
+      undone: text('Announced after undo'), privacy: text('What is kept and what is learned'),
+      noScript: text('Shown instead of the card without JavaScript'),
     }),
     vpnPanel: z.strictObject({
       headlines: z.strictObject({ vpnDetected: text('VPN detected'), highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise') }),
@@ -309,6 +374,27 @@ const lookupText = defineCollection({
       price: template('Price, {price}'), visit: template('Affiliate link text, {name}'), noLink: text('Shown when an offer has no link yet'),
       disclosure: text('Affiliate disclosure under the offers'),
     }),
+    analytics: z.strictObject({
+      heading: text('Heading of the analytics tab'), intro: text('What the figures count and what is kept'),
+      periodLabel: text('Label of the period selector'),
+      periods: z.strictObject({ '24h': text('Option: 24 hours'), '7d': text('Option: 7 days'), '30d': text('Option: 30 days') }),
+      waiting: text('Shown until the tab is opened (and without JavaScript)'), loading: text('While the figures load'),
+      empty: text('No lookups in the period, or the figures could not be loaded'),
+      lookups: text('Figure: lookups'), networks: text('Figure: distinct networks'), vpnRate: text('Figure: share of lookups with a VPN verdict'),
+      change: template('Change against the previous period, {change}'), noChange: text('When the previous period has no lookups'),
+      points: template('A rate change in percentage points, {points}'),
+      countriesTitle: text('Heading of the top-countries list'), countryValue: template('A country\'s figure, {count} and {share}'),
+      activityTitle: text('Heading of the activity chart'), activityDays: text('Chart title for days'), activityHours: text('Chart title for hours'),
+      activitySummary: template('Chart description, {total}, {from}, {to}, {peak}, {peakCount}'),
+      activityValues: text('Disclosure with the chart\'s values as a table'), activityUnit: text('Column of the values table'),
+      accuracyTitle: text('Heading of the measured accuracy'), accuracyIntro: text('Where the accuracy figures come from'),
+      accuracyNone: text('No corrections in the period'), accuracyAll: text('Row of all network types'),
+      corrections: text('Column: corrections'), median: text('Column: median distance'), p90: text('Column: 90th percentile distance'),
+      km: template('A distance, {km}'),
+      recentTitle: text('Heading of the recent lookups (operator only)'), recentNote: text('Who sees the list and the export'),
+      columns: z.strictObject({ network: text('Column: masked network'), place: text('Column: place'), verdict: text('Column: VPN verdict'), time: text('Column: time') }),
+      vpnDetected: text('Verdict: VPN detected'), noVpn: text('Verdict: no VPN'), export: text('CSV export link'),
+    }).describe('Texts of the analytics tab on /'),
     tabs: z.array(z.strictObject({ id: z.string().describe('Panel key the page renders'), label: text('Tab label') }))
       .min(1).describe('Tabs of the home page, in order; a tab whose panel the page does not render is left out'),
     tabsLabel: text('Accessible name of the tab list'),
@@ -487,9 +573,66 @@ const benchmarks = defineCollection({
   }),
 });
 
+// What `npm run bench:accuracy` measured (content/site/accuracy.json, written by the bench,
+// never by hand) and the /trust copy around it.
+const share = z.number().min(0).max(1);
+const accuracy = defineCollection({
+  loader: file('content/site/accuracy.json'),
+  schema: z.strictObject({
+    id: z.enum(['ripe-atlas']).describe('Which ground truth the figures were measured on'),
+    measuredOn: z.iso.date().describe('Day of the measurement, YYYY-MM-DD'),
+    command: text('The command that measured it'),
+    probes: z.number().int().positive().describe('Rows of the ground truth'),
+    fitProbes: z.number().int().nonnegative().describe('Rows the model was fitted on'),
+    reportProbes: z.number().int().positive().describe('Rows the figures come from (the model never saw them)'),
+    rows: z.array(z.strictObject({
+      id: z.string().describe("'shown' or a city database's name"),
+      addresses: z.number().int().positive(),
+      insideRadius: share.nullable().describe('Share with the true place inside the stated radius; null without a radius'),
+      medianErrorKm: z.number().nonnegative(),
+      p90ErrorKm: z.number().nonnegative(),
+      medianRadiusKm: z.number().nonnegative().nullable(),
+      countryRight: share,
+    })).min(1),
+    cells: z.array(z.strictObject({
+      id: z.string().describe('Row of the accuracy model, e.g. within-5-km'),
+      addresses: z.number().int().positive(),
+      insideRadius: share,
+      medianErrorKm: z.number().nonnegative(),
+      p90ErrorKm: z.number().nonnegative(),
+      radiusKm: z.number().nonnegative(),
+    })),
+  }),
+});
+
+const accuracyCopy = defineCollection({
+  loader: file('content/site/accuracy-copy.json'),
+  schema: z.strictObject({
+    id: z.literal('trust').describe('The one entry: the accuracy section of /trust'),
+    heading: text('Section heading'),
+    intro: text('What was measured and how'),
+    caption: template('Caption of the main table, {count} {date} {command}'),
+    columns: z.strictObject({
+      what: text('Column: where the location comes from'), inside: text('Column: share inside the radius'),
+      median: text('Column: median error'), p90: text('Column: 90th-percentile error'),
+      radius: text('Column: median radius'), country: text('Column: share with the right country'),
+    }),
+    rows: z.record(z.string(), text('Label of a row of figures')).describe("Row labels by the figures' row id"),
+    noRadius: text('Cell text for a source that states no radius'),
+    cellsCaption: text('Caption of the per-evidence table'),
+    cellColumns: z.strictObject({
+      what: text('Column: evidence'), addresses: text('Column: probes'), radius: text('Column: radius'),
+      inside: text('Column: share inside'), median: text('Column: median error'),
+    }),
+    cells: z.record(z.string(), text('Label of a row of the accuracy model')).describe("Evidence labels by the figures' cell id"),
+    source: text('Attribution of the ground truth and its limits'),
+  }),
+});
+
 export const collections = {
   navigation, explore, pages, offers, cities, isps, tools, guides, blog,
-  trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
+  trustMetrics, outsideParties, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
   lookupText, lookupPages, privacyChecklist,
-  ipTools, performance: performanceCopy, webVitals, benchmarks,
+  ipTools, performance: performanceCopy, webVitals, benchmarks, accuracy, accuracyCopy,
+  dataKept,
 };

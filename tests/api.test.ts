@@ -1,18 +1,17 @@
-/** The JSON API over HTTP, on the real databases. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/** The JSON API, in-process through app.request(), on the real databases. */
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorSchema, LookupResponseSchema } from '../src/lib/record.ts';
 import { ClientConfigSchema } from '../src/lib/client-config.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { createTestApp, type AppRequestFn } from './app-harness.ts';
 
-let s: TestServer;
-beforeAll(async () => { s = await startTestServer({ PUBLIC_STUN_URL: 'stun:127.0.0.1:3478' }); });
-afterAll(() => s.close());
+let request: AppRequestFn;
+beforeAll(async () => { request = await createTestApp({ PUBLIC_STUN_URL: 'stun:127.0.0.1:3478' }); });
 
-const get = (path: string, init?: RequestInit) => fetch(s.url + path, init);
+const get = (path: string, init?: Parameters<AppRequestFn>[1]) => request(path, init);
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(s.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  request(path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
-async function lookup(path: string, init?: RequestInit) {
+async function lookup(path: string, init?: Parameters<AppRequestFn>[1]) {
   const res = await get(path, init);
   expect(res.status, path).toBe(200);
   return { res, body: LookupResponseSchema.parse(await res.json()) };
@@ -41,7 +40,7 @@ describe('GET /api/lookup/{ip}', () => {
     expect(body.device).toBeNull();
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('server-timing')).toMatch(/^lookup;dur=\d+\.\d+/);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
   });
 
   it.each([['127.0.0.1', 'Loopback'], ['10.0.0.1', 'Private network'], ['::1', 'Loopback']])(
@@ -98,15 +97,17 @@ describe('GET and POST /api/lookup (the caller)', () => {
     expect(body.data.vpn.indicators).toContain('Timezone mismatch');
   });
 
-  it('turns a GPS fix into a hybrid, high-accuracy record', async () => {
+  it("turns a GPS fix into a hybrid record with the browser's own accuracy", async () => {
     const res = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', browserLocation: { lat: 48.8566, lng: 2.3522, accuracy: 20 } }));
     const body = LookupResponseSchema.parse(await res.json());
-    expect(body.data).toMatchObject({ location_source: 'hybrid', accuracy_tier: 'high', accuracy_radius: 100, latitude: 48.8566, longitude: 2.3522 });
+    expect(body.data).toMatchObject({ location_source: 'hybrid', accuracy_tier: 'high', accuracy_radius: 20, latitude: 48.8566, longitude: 2.3522 });
   });
 
-  it('reports a WebRTC leak when a public candidate differs from the address', async () => {
+  it('reports a WebRTC leak when a public candidate belongs to another network', async () => {
     const res = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', webrtc: { candidates: ['192.168.1.20', 'abc.local', '9.9.9.9'] } }));
-    expect(LookupResponseSchema.parse(await res.json()).data.vpn.indicators).toContain('WebRTC IP leak detected');
+    const leaked = LookupResponseSchema.parse(await res.json());
+    expect(leaked.data.vpn.indicators).toContain('WebRTC IP leak detected');
+    expect(leaked.webrtc).toEqual([{ ip: '9.9.9.9', ip_version: 'ipv4', kind: 'leak' }]);
     const clean = await post('/api/lookup', JSON.stringify({ ip: '8.8.8.8', webrtc: { candidates: ['192.168.1.20', '8.8.8.8'] } }));
     expect(LookupResponseSchema.parse(await clean.json()).data.vpn.indicators).not.toContain('WebRTC IP leak detected');
   });
@@ -180,6 +181,7 @@ describe('the rest of /api', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const config = ClientConfigSchema.parse(await res.json());
     expect(config.stunUrl).toBe('stun:127.0.0.1:3478');
+    expect(config.stunPort).toBe(3478);
     expect(config.ipv4Url).toBeNull();
   });
 

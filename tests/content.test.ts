@@ -1,10 +1,13 @@
 /**
  * Content invariants the schemas cannot express per file: links between entries, the
- * slug rule, and every page the site links to (DESIGN.md decision 5) having its file.
+ * slug rule, every page the site links to (DESIGN.md decision 5) having its file, facts
+ * reviewed within a year, one home for each estimate, and every site feature an FAQ
+ * answer names carrying its link (tests/e2e/feature-claims.test.ts follows the links).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reviewOverdue } from '../src/lib/content/reviewed.ts';
 import { citySlug } from '../src/lib/content/slug.ts';
 
 const CONTENT = path.resolve('content');
@@ -63,5 +66,29 @@ describe('content', () => {
     const stats = readJson<Array<{ page: string }>>('site/stats.json');
     expect(stats.filter((s) => s.page === 'trust')).toHaveLength(4);
     expect(stats.filter((s) => s.page === 'international')).toHaveLength(4);
+  });
+
+  const landingFiles = ['cities', 'isps', 'tools'].flatMap((dir) => slugsIn(dir, '.json').map((slug) => `${dir}/${slug}.json`));
+  it.each(landingFiles)('%s had its facts reviewed within the last year', (file) => {
+    const { reviewed } = readJson<{ reviewed?: string }>(file);
+    expect(reviewed, `${file} has no "reviewed" date`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(reviewOverdue(new Date(reviewed!), new Date()), `${file}: reviewed ${reviewed}, more than a year ago: check its facts and sources, then update the date`).toBe(false);
+  });
+
+  it('gives every language of the language table at least one market, whose estimates it sums', () => {
+    const markets = new Set(readJson<Array<{ language: string }>>('site/markets.json').map((m) => m.language));
+    const languages = readJson<Array<{ language: string; searchVolume?: number }>>('site/languages.json');
+    for (const l of languages) {
+      expect(markets.has(l.language), `${l.language} has no market`).toBe(true);
+      expect(l.searchVolume, `${l.language}: the estimate lives in markets.json only`).toBeUndefined();
+    }
+  });
+
+  it('links every site feature an FAQ answer names', () => {
+    const faqs = readJson<Array<{ id: string; answer: string; links?: Array<{ href: string }> }>>('site/faqs.json');
+    // An answer that speaks of the site ("our", "we", "the home page") names one of its features.
+    const namesTheSite = faqs.filter((f) => /\b(?:we|our|us|home page|this site)\b/i.test(f.answer));
+    expect(namesTheSite.length).toBeGreaterThan(0);
+    expect(namesTheSite.filter((f) => !f.links?.length).map((f) => f.id)).toEqual([]);
   });
 });

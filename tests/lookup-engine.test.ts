@@ -4,7 +4,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tierOf, UNKNOWN_RADIUS_M } from '../src/lib/accuracy.ts';
+import { PREFERRED_SOURCE, RADIUS_KM } from '../src/lib/accuracy-model.ts';
+import { consensusBand, distanceConsensus } from '../src/lib/confidence.ts';
+import { parseIp } from '../src/lib/ip-address.ts';
 import { LookupResponseSchema } from '../src/lib/record.ts';
+import { loadGroundTruth } from '../bench/accuracy/ground-truth.ts';
+import { emptyPlace } from '../src/server/lookup/city-source.ts';
 import { createEngine, engineFrom, InvalidIpError, type Engine, type LookupContext } from '../src/server/lookup/engine.ts';
 import { openSources, type Sources } from '../src/server/lookup/sources.ts';
 import table from '../src/server/lookup/network-types.json' with { type: 'json' };
@@ -58,7 +64,31 @@ describe('public addresses', () => {
     expect(data.city).toBe('Moscow');
     expect(data.distance_consensus).toBeGreaterThanOrEqual(0);
     expect(data.distance_consensus).toBeLessThanOrEqual(5);
-    expect(data).toMatchObject({ confidence_score: 0.9, accuracy_tier: 'high', accuracy_radius: 1000, risk_level: 'low', timezone: 'Europe/Moscow' });
+    const radius = RADIUS_KM.consensus[0]! * 1000;
+    expect(data).toMatchObject({ confidence_score: 0.9, accuracy_tier: tierOf(radius), accuracy_radius: radius, risk_level: 'low', timezone: 'Europe/Moscow' });
+    expect(data.place_source).toBe(PREFERRED_SOURCE[0] === 'second' ? 'geolite2-city' : 'dbip-city');
+  });
+
+  it('shows the place of the source the model prefers in each consensus band, and names that source', () => {
+    // One ground-truth address (public RIPE Atlas probes, bench/ground-truth/) per consensus band.
+    const seen = new Set<number>();
+    for (const { ip } of loadGroundTruth()) {
+      const value = parseIp(ip)!.value as number;
+      const [p, s] = [emptyPlace(), emptyPlace()];
+      if (!sources.primary!.find4(value, p) || !sources.second!.find4(value, s)) continue;
+      const km = distanceConsensus(p, s);
+      if (km === null || seen.has(consensusBand(km))) continue;
+      const band = consensusBand(km);
+      seen.add(band);
+      const shown = PREFERRED_SOURCE[band] === 'second' ? s : p;
+      const { data } = engine.lookup(ip);
+      expect(data, ip).toMatchObject({
+        distance_consensus: km, place_source: shown === s ? 'geolite2-city' : 'dbip-city', city: shown.city,
+        latitude: shown.latitude, longitude: shown.longitude,
+        accuracy_radius: RADIUS_KM.consensus[band]! * 1000,
+      });
+    }
+    expect([...seen].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
   it.each([
@@ -72,7 +102,8 @@ describe('public addresses', () => {
 
     const zone = alone.timezone === 'Pacific/Auckland' ? 'Europe/London' : 'Pacific/Auckland';
     const judged = engine.lookup(ip, browser({ clientInfo: { timezone: zone } })).data;
-    expect(judged).toMatchObject({ vpn_detected: true, risk_level: 'high', accuracy_tier: 'low', accuracy_radius: 10_000 });
+    // The place is the exit's: its radius stays what the databases earn there, the tier drops to low.
+    expect(judged).toMatchObject({ vpn_detected: true, risk_level: 'high', accuracy_tier: 'low', accuracy_radius: alone.accuracy_radius });
     expect(judged.vpn).toEqual({ detected: true, confidence: 0.7, indicators: ['Timezone mismatch', 'Datacenter IP detected'] });
   });
 
@@ -110,9 +141,9 @@ describe('invalid input', () => {
 });
 
 describe('browser signals', () => {
-  it('makes the record hybrid with a GPS fix: GPS coordinates, high accuracy 100 m, confidence 0.95 or more', () => {
+  it("makes the record hybrid with a GPS fix: GPS coordinates, the browser's own accuracy, confidence 0.95 or more", () => {
     const { data } = engine.lookup('8.8.8.8', { browserLocation: { lat: 48.8584, lng: 2.2945, accuracy: 30 } });
-    expect(data).toMatchObject({ location_source: 'hybrid', latitude: 48.8584, longitude: 2.2945, accuracy_tier: 'high', accuracy_radius: 100 });
+    expect(data).toMatchObject({ location_source: 'hybrid', latitude: 48.8584, longitude: 2.2945, accuracy_tier: 'high', accuracy_radius: 30 });
     expect(data.confidence_score).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -121,11 +152,33 @@ describe('browser signals', () => {
     expect(data.location_source).toBe('ip');
   });
 
-  it('detects a WebRTC leak of another public address, and only that', () => {
-    const leaked = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '9.9.9.9', 'abc.local'] } }).data;
-    expect(leaked.vpn).toEqual({ detected: true, confidence: 0.5, indicators: ['WebRTC IP leak detected'] });
-    const clean = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '8.8.8.8', 'abc.local'] } }).data;
-    expect(clean.vpn.detected).toBe(false);
+  it('detects a WebRTC leak of another network\'s address, and only that', () => {
+    const leaked = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '9.9.9.9', 'abc.local'] } });
+    expect(leaked.data.vpn).toEqual({ detected: true, confidence: 0.5, indicators: ['WebRTC IP leak detected'] });
+    expect(leaked.webrtc).toEqual([{ ip: '9.9.9.9', ip_version: 'ipv4', kind: 'leak' }]);
+    const clean = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '8.8.8.8', 'abc.local'] } });
+    expect(clean.data.vpn.detected).toBe(false);
+    expect(clean.webrtc).toEqual([]);
+    expect(engine.lookup('8.8.8.8').webrtc).toBeUndefined();
+  });
+
+  // Real ASN data: Comcast's 73.0.0.0/8 and 2601::/20 are both AS7922; Deutsche Telekom is AS3320.
+  it.each<[string, string, string, 'other-family' | 'same-network' | 'leak', boolean]>([
+    ['a dual-stack visitor on IPv6 whose STUN answer is IPv4: their other address', '2601:1c0::1', '73.1.2.3', 'other-family', false],
+    ['a dual-stack visitor on IPv4 whose STUN answer is IPv6: their other address', '73.1.2.3', '2601:1c0::1', 'other-family', false],
+    ['another address of the visitor\'s own network, same family', '73.1.2.3', '24.0.0.1', 'same-network', false],
+    ['an IPv4 VPN exit (Cloudflare) with the visitor\'s native IPv6 (Comcast) outside it: a leak', '1.1.1.1', '2601:1c0::1', 'leak', true],
+    ['an IPv6 page (Comcast) and an IPv4 address of another network (Deutsche Telekom): a leak', '2601:1c0::1', '79.192.0.1', 'leak', true],
+  ])('%s', (_, page, candidate, kind, leak) => {
+    const response = engine.lookup(page, { webrtc: { candidates: [`candidate:1 1 udp 1677729535 ${candidate} 50000 typ srflx raddr 0.0.0.0 rport 0`] } });
+    expect(response.webrtc?.map((a) => a.kind)).toEqual([kind]);
+    expect(response.data.vpn.indicators.includes('WebRTC IP leak detected')).toBe(leak);
+  });
+
+  it('classifies candidates for a reserved page address without scoring them', () => {
+    const response = engine.lookup('192.168.1.2', { webrtc: { candidates: ['73.1.2.3'] } });
+    expect(response.webrtc).toEqual([{ ip: '73.1.2.3', ip_version: 'ipv4', kind: 'leak' }]);
+    expect(response.data.vpn.detected).toBe(false);
   });
 
   it('flags a timezone mismatch only when the clocks differ', () => {
@@ -159,14 +212,15 @@ describe('missing or broken databases', () => {
     const full = engine.lookup('5.255.255.5').data;
     const partial = engineFrom({ primary: sources.primary, asn: sources.asn }).lookup('5.255.255.5');
     expect(partial.sources_used).toEqual(['dbip-city', 'asn']);
-    expect(partial.data).toMatchObject({ city: 'Moscow', distance_consensus: null, confidence_score: 0.6 });
+    // One source naming a city of a million people: the model's row for that.
+    expect(partial.data).toMatchObject({ city: 'Moscow', distance_consensus: null, confidence_score: 0.6, place_source: 'dbip-city', accuracy_radius: RADIUS_KM.oneBigCity * 1000 });
     expect(partial.data.confidence_score).toBeLessThan(full.confidence_score);
   });
 
   it('without DB-IP, the second source answers alone', () => {
     const response = engineFrom({ second: sources.second, asn: sources.asn }).lookup('5.255.255.5');
     expect(response.sources_used).toEqual(['geolite2-city', 'asn']);
-    expect(response.data).toMatchObject({ city: 'Moscow', country_name: 'Russia', confidence_score: 0.6 });
+    expect(response.data).toMatchObject({ city: 'Moscow', country_name: 'Russia', confidence_score: 0.6, place_source: 'geolite2-city' });
   });
 
   it('with no database at all, gives the spec fallback record', () => {
@@ -175,6 +229,7 @@ describe('missing or broken databases', () => {
     expect(response.data).toMatchObject({
       city: 'Unknown', country_name: 'Unknown', asn: 'Unknown', isp: 'Unknown', latitude: 0, longitude: 0,
       confidence_score: 0.3, risk_level: 'medium', vpn_detected: false, network_type: 'other',
+      place_source: null, accuracy_radius: UNKNOWN_RADIUS_M, accuracy_tier: 'low',
     });
   });
 
@@ -196,6 +251,10 @@ describe('GEOIP_CITY_DB', () => {
       city: { names: { en: 'London' } }, country: { iso_code: 'GB' }, postal: { code: 'EC2V' },
       location: { latitude: 51.5142, longitude: -0.0931, time_zone: 'Europe/London', accuracy_radius: 10 },
       subdivisions: [{ iso_code: 'ENG', names: { en: 'England' } }],
+    }], ['81.2.70.0/24', {
+      // DB-IP says London: over 200 km apart, where the model prefers the second source's place.
+      city: { names: { en: 'Edinburgh' } }, country: { iso_code: 'GB' },
+      location: { latitude: 55.9533, longitude: -3.1883, time_zone: 'Europe/London', accuracy_radius: 1000 },
     }]], 'GeoIP2-City'));
     const operator = await createEngine({ geoipCityDb: file });
     expect(operator.sources).toEqual(['dbip-city', 'geoip2-city', 'asn']);
@@ -203,5 +262,11 @@ describe('GEOIP_CITY_DB', () => {
     expect(response.sources_used).toEqual(['dbip-city', 'geoip2-city', 'asn']);
     expect(response.data).toMatchObject({ city: 'London', postal: 'EC2V', timezone: 'Europe/London', confidence_score: 0.9, accuracy_tier: 'high' });
     expect(response.data.distance_consensus).toBeLessThan(1);
+
+    // Its own accuracy_radius never lets us claim more precision than the file itself does.
+    expect(PREFERRED_SOURCE[4]).toBe('second');
+    const wide = operator.lookup('81.2.70.1').data;
+    expect(wide).toMatchObject({ city: 'Edinburgh', place_source: 'geoip2-city', accuracy_radius: 1_000_000, accuracy_tier: 'low' });
+    expect(wide.distance_consensus).toBeGreaterThan(200);
   }, 60_000);
 });

@@ -1,15 +1,19 @@
-/** The command-line answers (ifconfig.co-compatible), over HTTP. */
+/**
+ * The command-line answers (ifconfig.co-compatible), in-process through app.request();
+ * the page `/` for browsers and the 404 page over a real socket (the page renders into
+ * node's response). The rate limit has its own file (rate-limit.test.ts).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
 import { JsonMemo } from '../src/server/text-endpoints.ts';
+import { createTestApp, type AppRequestFn } from './app-harness.ts';
 import { startTestServer, type TestServer } from './http-harness.ts';
 
-let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
-afterAll(() => s.close());
+let request: AppRequestFn;
+beforeAll(async () => { request = await createTestApp(); });
 
 const text = async (path: string, headers: Record<string, string> = { 'user-agent': 'curl/8.5.0' }) => {
-  const res = await fetch(s.url + path, { headers });
+  const res = await request(path, { headers });
   return { res, body: await res.text() };
 };
 
@@ -46,22 +50,31 @@ describe('curl host/', () => {
     expect(IpInfoSchema.parse(JSON.parse(body)).asn).toBe('AS15169');
   });
 
+});
+
+describe('pages, over a socket', () => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer(); });
+  afterAll(() => server.close());
+  const page = async (path: string, ua: string) => {
+    const res = await fetch(server.url + path, { headers: { 'user-agent': ua, accept: 'text/html,*/*' } });
+    return { res, body: await res.text() };
+  };
+
   it.each([
     ['Chrome', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'],
     ['Firefox', 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'],
     ['a client whose name only starts like curl', 'curlew/1.0'],
   ])('answers %s at / with the HTML page showing its address', async (_name, ua) => {
-    const { res, body } = await text('/', { 'user-agent': ua, accept: 'text/html,*/*' });
+    const { res, body } = await page('/', ua);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html\b/);
     expect(body).toMatch(/^<!DOCTYPE html>/i);
     expect(body).toMatch(/data-testid="ip"[^>]*>127\.0\.0\.1</);
   });
-});
 
-describe('pages that do not exist', () => {
   it.each(['/no/such/page', '/ip-lookup/atlantis', '/blog/no-such-post'])('answers %s with status 404 and the HTML 404 page', async (path) => {
-    const { res, body } = await text(path, { 'user-agent': 'Mozilla/5.0', accept: 'text/html' });
+    const { res, body } = await page(path, 'Mozilla/5.0');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/html\b/);
     expect(body).toMatch(/^<!DOCTYPE html>/i);
@@ -99,7 +112,7 @@ describe('one field per endpoint', () => {
     expect(first.res.headers.get('server-timing')).toMatch(/desc="IP lookup"$/);
     expect(again.res.headers.get('server-timing')).toMatch(/desc="IP lookup \(memo\)"$/);
     expect(again.body).toBe(first.body);
-    const fresh = await (await fetch(s.url + '/api/lookup/9.9.9.9')).json();
+    const fresh = await (await request('/api/lookup/9.9.9.9')).json();
     expect(again.body).toBe(JSON.stringify(fresh.data) + '\n');
     expect(JSON.parse(again.body).location_source).toBe('ip');
   });
@@ -111,14 +124,14 @@ describe('one field per endpoint', () => {
   });
 
   it.each(['/ip', '/json', '/country'])('refuses POST %s with 405 and Allow', async (path) => {
-    const res = await fetch(s.url + path, { method: 'POST', headers: { 'user-agent': 'curl/8.5.0' } });
+    const res = await request(path, { method: 'POST', headers: { 'user-agent': 'curl/8.5.0' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use GET here.' } });
   });
 
   it('answers HEAD like GET, without a body', async () => {
-    const res = await fetch(s.url + '/country?ip=8.8.8.8', { method: 'HEAD' });
+    const res = await request('/country?ip=8.8.8.8', { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await res.text()).toBe('');

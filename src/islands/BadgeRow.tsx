@@ -23,7 +23,7 @@ function Badge({ tone, children, id }: { tone: Tone; children: string; id: strin
 }
 
 export default function BadgeRow({ initial, text, variant = 'full' }: Props) {
-  const { data } = useLookup(initial);
+  const { data, correction } = useLookup(initial);
   // As many pills as the loaded row will mostly have, so it wraps alike and nothing below moves.
   if (!data) {
     return (
@@ -38,6 +38,7 @@ export default function BadgeRow({ initial, text, variant = 'full' }: Props) {
   return (
     <ul className="badges" aria-label={text.listLabel}>
       <Badge id="vpn" tone={r.vpn_detected ? 'red' : 'green'}>{r.vpn_detected ? text.vpnDetected : text.noVpn}</Badge>
+      {correction && <Badge id="corrected" tone="blue">{text.corrected}</Badge>}
       {r.location_source === 'hybrid' && <Badge id="gps" tone="green">{text.gpsEnhanced}</Badge>}
       <Badge id="tier" tone={accuracyTierTone(r.accuracy_tier)}>{fillTemplate(text.tier, { tier: r.accuracy_tier })}</Badge>
       <Badge id="radius" tone="neutral">{fillTemplate(text.radius, { radius: formatAccuracyRadius(r.accuracy_radius) })}</Badge>

@@ -3,6 +3,7 @@
  * skeletons while a first lookup loads. The verdict updates when the WebRTC check reports.
  */
 import { fillTemplate } from '../lib/fill-template.ts';
+import { formatCoordinates } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
@@ -14,10 +15,11 @@ interface Props {
   vpn?: boolean;
 }
 
-function Card({ title, rows }: { title: string; rows: Array<[string, string | null]> }) {
+function Card({ title, rows, note }: { title: string; rows: Array<[string, string | null]>; note?: string }) {
   return (
     <section className="card detail-card" aria-label={title}>
       <h3>{title}</h3>
+      {note && <p className="hint corrected-note">{note}</p>}
       <dl>
         {rows.map(([label, value]) => (
           <div key={label}>
@@ -31,11 +33,11 @@ function Card({ title, rows }: { title: string; rows: Array<[string, string | nu
 }
 
 export default function DetailCards({ initial, text, vpn = false }: Props) {
-  const { data } = useLookup(initial);
+  const { data, correction } = useLookup(initial);
   const r = data?.data;
   const d = data?.device;
   const v = (value: string | undefined) => (data ? (value ?? '') : null);
-  const coordinates = r ? `${r.latitude.toFixed(4)}, ${r.longitude.toFixed(4)}` : undefined;
+  const coordinates = r ? formatCoordinates(r.latitude, r.longitude) : undefined;
   return (
     <div className="detail-cards">
       <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
@@ -45,7 +47,7 @@ export default function DetailCards({ initial, text, vpn = false }: Props) {
           <p>{fillTemplate(text.reserved, { kind: r.reserved })}</p>
         </section>
       ) : (
-        <Card title={text.locationTitle} rows={[[text.city, v(r?.city)], [text.region, v(r?.region)], [text.country, v(r?.country_name)], [text.coordinates, v(coordinates)]]} />
+        <Card title={text.locationTitle} note={correction ? text.corrected : undefined} rows={[[text.city, v(r?.city)], [text.region, v(r?.region)], [text.country, v(r?.country_name)], [text.coordinates, v(coordinates)]]} />
       )}
       {data && !d ? (
         <section className="card detail-card" aria-label={text.deviceTitle}><h3>{text.deviceTitle}</h3><p>{text.noDevice}</p></section>

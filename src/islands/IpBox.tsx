@@ -14,7 +14,7 @@ interface Props {
 }
 
 export default function IpBox({ initial, text }: Props) {
-  const { data } = useLookup(initial);
+  const { data, correction } = useLookup(initial);
   const [feedback, setFeedback] = useState<'copied' | 'failed' | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -49,6 +49,7 @@ export default function IpBox({ initial, text }: Props) {
       </p>
       <p className="place-line" data-testid="place">
         {data ? placeLine(data.data) || text.unknownPlace : <span className="skeleton line" aria-hidden="true" />}
+        {correction && <span className="badge tone-blue corrected-mark" data-testid="corrected">{correction.verified ? text.corrected : text.unverified}</span>}
       </p>
       <div className="toast-region" role="status" aria-live="polite">
         {feedback && <p className={`toast ${feedback === 'failed' ? 'toast-error' : ''}`}>{feedback === 'copied' ? text.copied : text.copyFailed}</p>}

@@ -1,7 +1,7 @@
 /** The result card of the single-address lookup: place, network, ASN, type, VPN verdict, accuracy. */
 import { confidenceBadge, formatAccuracyRadius, networkTypeLabel } from '../lib/badges.ts';
 import { asnOf, networkOf } from '../lib/ip-info-format.ts';
-import { placeLine } from '../lib/place-line.ts';
+import { formatCoordinates, placeLine } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { ToolsCopy } from './copy.ts';
@@ -18,7 +18,7 @@ export default function LookupResultCard({ result, query, copy }: Props) {
   const score = info.vpn.confidence.toFixed(1);
   const rows: Array<[string, string]> = [
     [fields.place, placeLine(info) || unknown],
-    [fields.coordinates, `${info.latitude.toFixed(4)}, ${info.longitude.toFixed(4)}`],
+    [fields.coordinates, formatCoordinates(info.latitude, info.longitude)],
     [fields.timezone, info.timezone],
     [fields.network, networkOf(info, unknown)],
     [fields.asn, asnOf(info, unknown)],

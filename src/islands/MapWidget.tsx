@@ -5,13 +5,14 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ClientConfig } from '../lib/client-config.ts';
-import { formatAccuracyRadius, DEFAULT_ACCURACY_RADIUS_M } from '../lib/badges.ts';
+import { UNKNOWN_RADIUS_M } from '../lib/accuracy.ts';
+import { formatAccuracyRadius } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { mapCenter } from '../lib/map-center.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import type { MapHandle, MapPlace } from './leaflet-map.ts';
 import { $lookup } from '../stores/lookup.ts';
-import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import { useFirstVisible, useHydratedStore, useShownLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
@@ -23,30 +24,22 @@ interface Props {
 
 /** Reads the store only (a map cannot render on the server); other islands seed or load it. */
 export default function MapWidget({ config, text, tall = false }: Props) {
-  const { data } = useHydratedStore($lookup);
+  const { data, correction } = useShownLookup(useHydratedStore($lookup));
   const clientConfig = useHydratedStore($clientConfig);
   const box = useRef<HTMLDivElement>(null);
   const handle = useRef<MapHandle | null>(null);
-  const [visible, setVisible] = useState(false);
   const [ready, setReady] = useState(false);
   useEffect(() => { void ensureClientConfig(config ?? undefined); }, [config]);
 
   const r = data?.data;
   const place: MapPlace | null = r && !r.reserved ? {
     ...mapCenter(r.latitude, r.longitude),
-    radius: r.accuracy_radius > 0 ? r.accuracy_radius : DEFAULT_ACCURACY_RADIUS_M,
-    city: r.city, country: r.country_name, tooltip: text.tooltip, label: text.label,
+    radius: r.accuracy_radius > 0 ? r.accuracy_radius : UNKNOWN_RADIUS_M,
+    city: r.city, country: r.country_name, tooltip: correction?.verified ? text.correctedTooltip : text.tooltip, label: text.label,
   } : null;
 
-  useEffect(() => {
-    const el = box.current;
-    if (!el || visible) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) { setVisible(true); observer.disconnect(); }
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [visible, place === null]);
+  // The box exists only for a public address: watch again when that changes.
+  const visible = useFirstVisible(box, place === null);
 
   const placeKey = place && JSON.stringify(place);
   useEffect(() => {

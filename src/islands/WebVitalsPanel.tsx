@@ -1,6 +1,6 @@
 /**
  * Island: the live Core Web Vitals panel. 'Measuring...' with five placeholders until the
- * store's phase turns live, then one row per metric with value and rating (spec sections 4, 9).
+ * store's phase turns live, then one row per metric with value and rating (the rules: src/lib/web-vitals.ts).
  */
 import './vitals.css';
 import { useStore } from '@nanostores/react';

@@ -1,13 +1,15 @@
 /**
- * The WebRTC leak check's line. Starts the check once the page has loaded and the
- * browser is idle, so it never delays first paint; shows the verdict when done.
+ * The WebRTC leak check's card. Starts the check once the page has loaded and the
+ * browser is idle, so it never delays first paint; shows the verdict when done: leaks
+ * (addresses of another network), and apart from them the visitor's address of the other
+ * IP version, which is theirs and not a leak.
  */
 import { useEffect } from 'react';
-import type { ClientConfig } from '../lib/client-config.ts';
+import { stunUrlFor, type ClientConfig } from '../lib/client-config.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import { $lookup } from '../stores/lookup.ts';
-import { $webrtc, leaksOf, startWebrtcCheck } from '../stores/webrtc.ts';
+import { $webrtc, startWebrtcCheck, webrtcReportOf, type WebrtcReport } from '../stores/webrtc.ts';
 import { useHydratedStore, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
@@ -28,22 +30,39 @@ function afterLoad(run: () => void): () => void {
   return () => { cancelled = true; window.removeEventListener('load', idle); };
 }
 
+/** The lines beside the verdict: the visitor's own other addresses. */
+function ownAddressLines(report: WebrtcReport, text: LookupText['webrtc']): string[] {
+  const lines = (['ipv4', 'ipv6'] as const).flatMap((version) => {
+    const ips = report.otherFamily.filter((a) => a.ip_version === version).map((a) => a.ip);
+    return ips.length ? [fillTemplate(text.otherFamily, { family: version === 'ipv4' ? 'IPv4' : 'IPv6', addresses: ips.join(', ') })] : [];
+  });
+  if (report.sameNetwork.length) lines.push(fillTemplate(text.sameNetwork, { addresses: report.sameNetwork.join(', ') }));
+  return lines;
+}
+
 export default function WebrtcCheck({ config, text }: Props) {
   const check = useHydratedStore($webrtc);
-  const leaks = leaksOf(check, useHydratedStore($lookup));
-  const stunUrl = useHydratedStore($clientConfig)?.stunUrl;
+  const report = webrtcReportOf(check, useHydratedStore($lookup));
+  const clientConfig = useHydratedStore($clientConfig);
   useEffect(() => { void ensureClientConfig(config ?? undefined); }, [config]);
-  useEffect(() => (stunUrl ? afterLoad(() => void startWebrtcCheck(stunUrl)) : undefined), [stunUrl]);
+  useEffect(() => (clientConfig
+    ? afterLoad(() => void startWebrtcCheck(stunUrlFor(clientConfig, location.hostname)))
+    : undefined), [clientConfig]);
 
+  const leaks = report && report !== 'unchecked' ? report.leaks : [];
   const line = check.status === 'unsupported' ? text.unsupported
+    : check.status === 'off' ? text.off
     : check.status === 'running' ? text.running
-    : leaks === null ? null
+    : report === 'unchecked' ? text.unchecked
+    : report === null ? null
     : leaks.length ? fillTemplate(text.leak, { addresses: leaks.join(', ') })
     : text.noLeak;
+  const own = report && report !== 'unchecked' ? ownAddressLines(report, text) : [];
   return (
     <section className="webrtc" aria-labelledby="webrtc-title">
       <h3 id="webrtc-title">{text.title}</h3>
-      <p role="status" data-testid="webrtc-status" className={leaks?.length ? 'leak' : undefined}>{line}</p>
+      <p role="status" data-testid="webrtc-status" className={leaks.length ? 'leak' : undefined}>{line}</p>
+      {own.map((ownLine) => <p key={ownLine} data-testid="webrtc-own">{ownLine}</p>)}
     </section>
   );
 }

@@ -3,7 +3,7 @@
  * and only once the map is visible (Leaflet touches `window` at import time).
  */
 import L from 'leaflet';
-import './leaflet.css';
+import '../vendor/leaflet.css';
 import { DEFAULT_ZOOM, formatCoordinates } from '../lib/map-center.ts';
 
 export interface MapPlace {
@@ -36,12 +36,22 @@ function popupContent(place: MapPlace): HTMLElement {
   return box;
 }
 
-/** Creates the map in `element`: pulsing marker, accuracy circle, popup, tiles. */
+/**
+ * Frames the accuracy circle: the closest zoom (at most the spec's 13) that shows all of it,
+ * since a calibrated radius of tens of kilometres overflows the box at zoom 13 and a circle
+ * whose edge is out of view says nothing.
+ */
+function frame(map: L.Map, circle: L.Circle): void {
+  map.fitBounds(circle.getBounds(), { maxZoom: DEFAULT_ZOOM, animate: false });
+}
+
+/** Creates the map in `element`: pulsing marker, accuracy circle framed, popup, tiles, a scale bar to read the circle by. */
 export function createMap(element: HTMLElement, place: MapPlace, tiles: { url: string; attribution: string }): MapHandle {
   const map = L.map(element, {
     zoomControl: true, scrollWheelZoom: true, doubleClickZoom: true, dragging: true,
   }).setView([place.lat, place.lng], DEFAULT_ZOOM);
   L.tileLayer(tiles.url, { maxZoom: MAX_ZOOM, attribution: tiles.attribution }).addTo(map);
+  L.control.scale().addTo(map);
   const icon = L.divIcon({ className: 'pulse-marker', html: '<span class="pulse-ring"></span><span class="pulse-dot"></span>', iconSize: [22, 22], iconAnchor: [11, 11] });
   const marker = L.marker([place.lat, place.lng], { icon, title: place.label, alt: place.label }).addTo(map);
   const circle = L.circle([place.lat, place.lng], { radius: place.radius, color: '#b91c1c', fillColor: '#ef4444', fillOpacity: 0.15, weight: 2 }).addTo(map);
@@ -54,10 +64,11 @@ export function createMap(element: HTMLElement, place: MapPlace, tiles: { url: s
     circle.bindTooltip(p.tooltip, { sticky: true });
   };
   apply(place);
+  frame(map, circle);
   return {
     update(p) {
       apply(p);
-      map.setView([p.lat, p.lng], map.getZoom());
+      frame(map, circle);
     },
     destroy: () => map.remove(),
   };

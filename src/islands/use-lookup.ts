@@ -3,11 +3,13 @@
  * server's record as `initial`, the first render (server and hydration alike) shows
  * it without a request; without one, the island asks the store to load.
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState, type RefObject } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ReadableAtom } from 'nanostores';
 import type { CollectionEntry } from 'astro:content';
 import type { LookupResponse } from '../lib/record.ts';
+import { applyCorrection, type PlaceCorrection } from '../lib/verification.ts';
+import { $correction, restoreCorrection } from '../stores/correction.ts';
 import { $lookup, ensureLookup, seedLookup, type LookupState } from '../stores/lookup.ts';
 
 /** All texts of the lookup islands (content/site/lookup-text.json). */
@@ -22,13 +24,50 @@ export function useHydratedStore<T>(store: ReadableAtom<T>): T {
   return useStore(store, { ssr: 'initial' });
 }
 
-/** The lookup state, seeded from the server's record when the page has one. */
-export function useLookup(initial?: LookupResponse | null): LookupState {
+/** The lookup as shown: the record with the visitor's correction applied, and that correction (null when none applies). */
+export interface ShownLookup extends LookupState {
+  correction: PlaceCorrection | null;
+}
+
+/**
+ * Applies the visitor's correction (stored for this address) to a lookup state. The
+ * correction is read after hydration, so the first render matches the server's HTML.
+ */
+export function useShownLookup(state: LookupState): ShownLookup {
+  const stored = useHydratedStore($correction);
+  useEffect(restoreCorrection, []);
+  return useMemo(() => {
+    const data = state.data && applyCorrection(state.data, stored);
+    const correction = data && data !== state.data ? stored : null;
+    return { ...state, data, correction };
+  }, [state, stored]);
+}
+
+/** The lookup state, seeded from the server's record when the page has one, as shown (corrected). */
+export function useLookup(initial?: LookupResponse | null): ShownLookup {
   const state = useHydratedStore($lookup);
   useEffect(() => {
     if (initial) seedLookup(initial);
     else ensureLookup();
   }, [initial]);
   // The store is idle on the server and until the effect runs: render the page's record meanwhile.
-  return state.status === 'idle' && initial ? { status: 'loaded', data: initial, error: null } : state;
+  return useShownLookup(state.status === 'idle' && initial ? { status: 'loaded', data: initial, error: null } : state);
+}
+
+/**
+ * Whether `ref`'s element has been in view yet (a hidden tab panel is not): true from the
+ * first time it is, for good. `deps` re-run the watch when the element may have changed.
+ */
+export function useFirstVisible(ref: RefObject<Element | null>, ...deps: unknown[]): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || seen) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) { setSeen(true); observer.disconnect(); }
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [seen, ...deps]);
+  return seen;
 }

@@ -36,6 +36,8 @@ describe('networkTypeLabel', () => {
 describe('formatAccuracyRadius', () => {
   it.each([
     [5000, '5 km'], [1000, '1 km'], [1499, '1 km'], [1500, '2 km'], [10000, '10 km'], [22400, '22 km'],
-    [100, '100 m'], [999, '999 m'], [null, '5 km'], [undefined, '5 km'], [Number.NaN, '5 km'], [0, '5 km'],
+    [100, '100 m'], [999, '999 m'], [176_000, '176 km'], [1_234_567, '1,235 km'],
+    // No usable radius claims nothing: anywhere on Earth.
+    [null, '20,015 km'], [undefined, '20,015 km'], [Number.NaN, '20,015 km'], [0, '20,015 km'],
   ] as const)('shows %s m as %j', (m, text) => expect(formatAccuracyRadius(m)).toBe(text));
 });

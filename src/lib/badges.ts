@@ -3,15 +3,19 @@
  * earns. Pure, shared by every island that shows a badge; tones map to CSS classes
  * whose colours pass contrast (src/islands/badge.css).
  */
+import { UNKNOWN_RADIUS_M } from './accuracy.ts';
+import { CONSENSUS_BANDS_KM } from './confidence.ts';
 import type { IpInfo } from './record.ts';
 
 /** Colour family of a badge. */
 export type Tone = 'green' | 'amber' | 'yellow' | 'orange' | 'red' | 'blue' | 'neutral';
 
-/** Consensus (km between the two city sources): at most 20 green, at most 50 amber, above red. */
+const [, NEAR_KM, MODERATE_KM] = CONSENSUS_BANDS_KM;
+
+/** Consensus (km between the two city sources): at most 20 green, at most 50 amber, above red (CONSENSUS_BANDS_KM). */
 export function consensusTone(km: number): Tone {
-  if (km <= 20) return 'green';
-  if (km <= 50) return 'amber';
+  if (km <= NEAR_KM) return 'green';
+  if (km <= MODERATE_KM) return 'amber';
   return 'red';
 }
 
@@ -40,14 +44,12 @@ export function networkTypeLabel(type: IpInfo['network_type']): 'mobile' | 'busi
   return type === 'mobile' || type === 'business' || type === 'datacenter' ? type : 'other';
 }
 
-/** Default accuracy radius in metres when the record has none (spec section 3). */
-export const DEFAULT_ACCURACY_RADIUS_M = 5000;
-
 /**
- * Accuracy radius as text: rounded km; under one km in metres, because "0 km" would
- * claim more precision than a 100 m GPS fix, not less.
+ * Accuracy radius as text: rounded km ('1,234 km'); under one km in metres, because "0 km"
+ * would claim more precision than a 100 m GPS fix, not less. A missing or unusable radius
+ * claims nothing: it reads as anywhere on Earth (UNKNOWN_RADIUS_M).
  */
 export function formatAccuracyRadius(metres: number | null | undefined): string {
-  const m = metres !== null && metres !== undefined && Number.isFinite(metres) && metres > 0 ? metres : DEFAULT_ACCURACY_RADIUS_M;
-  return m < 1000 ? `${Math.round(m)} m` : `${Math.round(m / 1000)} km`;
+  const m = metres !== null && metres !== undefined && Number.isFinite(metres) && metres > 0 ? metres : UNKNOWN_RADIUS_M;
+  return m < 1000 ? `${Math.round(m)} m` : `${Math.round(m / 1000).toLocaleString('en-US')} km`;
 }

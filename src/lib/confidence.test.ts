@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confidenceScore, distanceConsensus, haversineKm, type ConfidenceEvidence } from './confidence.ts';
+import { confidenceScore, consensusBand, distanceConsensus, haversineKm, type ConfidenceEvidence } from './confidence.ts';
 
 describe('haversineKm', () => {
   it.each([
@@ -61,4 +61,10 @@ describe('confidenceScore', () => {
       previous = score;
     }
   });
+});
+
+describe('consensusBand', () => {
+  it.each([
+    [0, 0], [5, 0], [5.1, 1], [20, 1], [20.1, 2], [50, 2], [50.1, 3], [200, 3], [200.1, 4], [19_000, 4],
+  ])('puts %d km in band %d', (km, band) => expect(consensusBand(km)).toBe(band));
 });

@@ -70,8 +70,20 @@ export interface ConfidenceEvidence {
   countriesDisagree: boolean;
 }
 
-/** Consensus bands, shared with the accuracy tiers (spec section 9: 5, 20, 50 km). */
-export const CONSENSUS_BANDS_KM = [5, 20, 50] as const;
+/**
+ * Upper edges (km, inclusive) of the distance_consensus bands: the confidence table above
+ * uses the first three (5, 20, 50 km), the consensus badge (src/lib/badges.ts) the second
+ * and third, and the accuracy radius model (src/lib/accuracy-model.ts) has one fitted
+ * radius per band, the last band being everything beyond 200 km.
+ */
+export const CONSENSUS_BANDS_KM = [5, 20, 50, 200] as const;
+
+/** Index of the consensus band `km` falls in: 0 for at most 5 km ... 4 beyond 200 km. */
+export function consensusBand(km: number): number {
+  let band = 0;
+  while (band < CONSENSUS_BANDS_KM.length && km > CONSENSUS_BANDS_KM[band]!) band++;
+  return band;
+}
 
 /** confidence_score, 0 to 1, per the table in the module header. */
 export function confidenceScore(e: ConfidenceEvidence): number {

@@ -1,5 +1,5 @@
 /**
- * The export record (spec section 3, "Export record"): what 'Export' downloads as JSON.
+ * The export record: what 'Export' downloads as JSON.
  * Pure: the browser facts are passed in, so the shape is testable without a browser.
  */
 import type { DeviceInfo, IpInfo } from './record.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicIp, normalizeIp, parseCidr, cidrContains, parseIp, reservedKind, RESERVED_RANGES } from './ip-address.ts';
+import { formatIp, isPublicIp, nat64Embedded, normalizeIp, parseCidr, cidrContains, parseIp, reservedKind, RESERVED_RANGES } from './ip-address.ts';
 
 describe('normalizeIp', () => {
   it.each([
@@ -46,7 +46,7 @@ describe('reservedKind', () => {
     ['240.0.0.0/4', 'Reserved', '240.0.0.0', '255.255.255.254', [['239.255.255.255', 'Multicast']]],
     ['::/128', 'Unspecified', '::', '::', [['::1', 'Loopback']]],
     ['::1/128', 'Loopback', '::1', '::1', [['::2', 'Reserved']]],
-    // Inside ::/8, so its neighbours are Reserved too (64:ff9b::/96, NAT64, among them).
+    // Inside ::/8, so its neighbours are Reserved too (64:ff9b::/96 below it, NAT64, has its own table).
     ['64:ff9b:1::/48', 'Reserved', '64:ff9b:1::', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff', [['64:ff9b:0:ffff:ffff:ffff:ffff:ffff', 'Reserved'], ['64:ff9b:2::', 'Reserved']]],
     ['100::/64', 'Reserved', '100::', '100::ffff:ffff:ffff:ffff', [['ff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'Reserved'], ['100:0:0:1::', undefined]]],
     ['2001::/23', 'Reserved', '2001::', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff', [['2000:ffff:ffff:ffff:ffff:ffff:ffff:ffff', undefined], ['2001:200::', undefined]]],
@@ -82,6 +82,23 @@ describe('reservedKind', () => {
     expect(isPublicIp('8.8.8.8')).toBe(true);
     expect(isPublicIp('192.168.0.1')).toBe(false);
     expect(isPublicIp('nonsense')).toBe(false);
+  });
+});
+
+describe('NAT64 (64:ff9b::/96)', () => {
+  it.each([
+    // [address, the IPv4 address it carries, what it is]
+    ['64:ff9b::808:808', '8.8.8.8', undefined],
+    ['64:ff9b::', '0.0.0.0', 'Unspecified'],
+    ['64:ff9b::ffff:ffff', '255.255.255.255', 'Broadcast'],
+    ['64:ff9b::a00:1', '10.0.0.1', 'Private network'],
+    ['64:ff9b::1:0:0', undefined, 'Reserved'],
+    ['64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff', undefined, 'Reserved'],
+    ['64:ff9b:1::1', undefined, 'Reserved'],
+  ])('reads %s as %s, which is %s', (ip, carried, kind) => {
+    const embedded = nat64Embedded(parseIp(ip)!);
+    expect(embedded && formatIp(embedded)).toBe(carried);
+    expect(reservedKind(parseIp(ip)!)).toBe(kind);
   });
 });
 

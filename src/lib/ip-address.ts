@@ -222,13 +222,33 @@ const RESERVED_V6 = RESERVED_CIDRS.filter(([cidr]) => cidr.version === 6).map(([
   return [cidr, first, cidr.bits >= 16 ? first : first | ((1 << (16 - cidr.bits)) - 1), kind] as const;
 });
 
-/** The special-purpose range an address belongs to, or undefined for a public address. */
+/** NAT64's well-known prefix (RFC 6052): an IPv6 address whose last 32 bits are an IPv4 address. */
+const NAT64_PREFIX = 0x64ff9bn << 96n;
+
+/**
+ * The IPv4 address a NAT64 address (`64:ff9b::/96`, e.g. `64:ff9b::8.8.8.8`) stands for, or
+ * undefined for any other address. An IPv6-only client reaches IPv4 hosts through it, so the
+ * place and network are the IPv4 address's.
+ */
+export function nat64Embedded(ip: ParsedIp): ParsedIp | undefined {
+  if (ip.version !== 6 || ip.value >> 32n !== NAT64_PREFIX >> 32n) return undefined;
+  return { version: 4, value: Number(BigInt.asUintN(32, ip.value)) };
+}
+
+/**
+ * The special-purpose range an address belongs to, or undefined for a public address.
+ * A NAT64 address is what the IPv4 address it carries is.
+ */
 export function reservedKind(ip: ParsedIp): ReservedKind | undefined {
   if (ip.version === 4) {
     for (const [base, mask, kind] of RESERVED_V4) if (((ip.value & mask) >>> 0) === base) return kind;
     return undefined;
   }
   const first = Number(ip.value >> 112n);
+  if (first === 0x64) {
+    const embedded = nat64Embedded(ip);
+    if (embedded) return reservedKind(embedded);
+  }
   for (const [cidr, low, high, kind] of RESERVED_V6) {
     if (first >= low && first <= high && cidrContains(cidr, ip)) return kind;
   }

@@ -1,7 +1,7 @@
 /** Short texts built from an IP info record for the /ip-3 result card and table (the place line: place-line.ts). */
-import type { IpInfo } from './record.ts';
+import { UNKNOWN, type IpInfo } from './record.ts';
 
-const known = (value: string): boolean => value !== '' && value !== 'Unknown';
+const known = (value: string): boolean => value !== '' && value !== UNKNOWN;
 
 /** The operator's name: ISP, else organisation, else the ASN's organisation, or `unknown`. */
 export function networkOf(info: IpInfo, unknown: string): string {

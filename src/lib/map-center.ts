@@ -1,11 +1,11 @@
 /**
- * Where the map centres (spec section 5, "Map coordinates"): the record's coordinates,
+ * Where the map centres (map-center.test.ts): the record's coordinates,
  * or New York when they are not numbers. 0,0 is how the record says "unknown", so it
  * falls back too instead of showing a point in the Gulf of Guinea.
  */
 
 export const DEFAULT_CENTER = { lat: 40.7128, lng: -74.006 } as const;
-/** Spec section 9: the map opens at zoom 13. */
+/** Spec section 9: the map opens at zoom 13, or wider when the accuracy circle needs it (src/islands/leaflet-map.ts). */
 export const DEFAULT_ZOOM = 13;
 
 /** The centre for a record's latitude and longitude. */

@@ -10,7 +10,7 @@ export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
 export const ACCURACY_TIERS = ['high', 'medium', 'low', 'region'] as const;
 export const NETWORK_TYPES = ['mobile', 'business', 'datacenter', 'residential', 'private', 'other'] as const;
 
-/** Result of the VPN/proxy score (spec section 5): detected when the score exceeds 0.4. */
+/** Result of the VPN/proxy score (src/lib/vpn-score.ts): detected when the score exceeds 0.4. */
 export const VpnResultSchema = z.object({
   detected: z.boolean(),
   /** Summed score, 0 and up (not capped at 1; the threshold is 0.4). */
@@ -19,6 +19,9 @@ export const VpnResultSchema = z.object({
   indicators: z.array(z.string()),
 });
 export type VpnResult = z.infer<typeof VpnResultSchema>;
+
+/** What the record says for text nothing knows ('Unknown'), in every field and every module. */
+export const UNKNOWN = 'Unknown';
 
 /** The IP info record. Missing text is 'Unknown'; missing coordinates are 0. */
 export const IpInfoSchema = z.object({
@@ -46,10 +49,20 @@ export const IpInfoSchema = z.object({
   risk_level: z.enum(RISK_LEVELS),
   /** km between the two city sources when both name a city; null otherwise. */
   distance_consensus: z.nullable(z.number()),
+  /**
+   * Which city database the shown city, region and (without GPS) coordinates come from:
+   * 'dbip-city', 'geolite2-city' or the name of the operator's own file; null when neither
+   * knows the address. When both name a city, the one measured closer to the truth for
+   * their consensus band (src/lib/accuracy-model.ts).
+   */
+  place_source: z.nullable(z.string()),
   /** Round trip measured by the browser (request time minus server time); null on the server. */
   rtt_ms: z.nullable(z.number()),
   network_type: z.enum(NETWORK_TYPES),
-  /** Metres. */
+  /**
+   * Metres. The address's true place lies inside it for at least two addresses in three
+   * (src/lib/accuracy.ts); with a GPS fix, the browser's own accuracy.
+   */
   accuracy_radius: z.number(),
   accuracy_tier: z.enum(ACCURACY_TIERS),
   /** For special-purpose addresses: 'Private network', 'Loopback', ...; null for public ones. */
@@ -88,6 +101,18 @@ export const LookupRequestSchema = z.object({
 });
 export type LookupRequest = z.infer<typeof LookupRequestSchema>;
 
+/** What a public address the WebRTC probe saw means (the rule: src/lib/webrtc-leak.ts). */
+export const WEBRTC_KINDS = ['other-family', 'same-network', 'leak'] as const;
+
+/** One public address the probe saw that is not the page's own. */
+export const WebrtcAddressSchema = z.object({
+  ip: z.string(),
+  ip_version: z.enum(['ipv4', 'ipv6']),
+  /** `other-family`: the visitor's other address; `same-network`: another of theirs; `leak`: another network's. */
+  kind: z.enum(WEBRTC_KINDS),
+});
+export type WebrtcAddress = z.infer<typeof WebrtcAddressSchema>;
+
 /** Response of GET/POST /api/lookup and GET /api/lookup/{ip}. */
 export const LookupResponseSchema = z.object({
   success: z.boolean(),
@@ -96,6 +121,11 @@ export const LookupResponseSchema = z.object({
   confidence: z.number(),
   /** Which sources answered, e.g. ['dbip-city', 'geolite2-city', 'asn']. */
   sources_used: z.array(z.string()),
+  /**
+   * Present when the request carried WebRTC candidates: each public address among them
+   * other than `data.ip`, classified. Only `leak` ones feed the VPN score.
+   */
+  webrtc: z.optional(z.array(WebrtcAddressSchema)),
 });
 export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 

@@ -1,5 +1,5 @@
 /**
- * VPN recommendation panel rules (spec section 2, "VPN recommendation panel"): how
+ * VPN recommendation panel rules (each row tested in vpn-panel.test.ts): how
  * urgent the panel is, which headline it uses, which offer category it shows, and
  * which offer is labelled RECOMMENDED. Headline texts live in content; this module
  * only picks the key.

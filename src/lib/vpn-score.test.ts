@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orgMentionsDatacenter, orgMentionsVpnBrand, scoreVpn, type VpnSignals } from './vpn-score.ts';
+import { judgeVpn, orgMentionsDatacenter, orgMentionsVpnBrand, scoreVpn, type VpnEvidence, type VpnSignals } from './vpn-score.ts';
 
 const none: VpnSignals = { timezoneMismatch: false, datacenter: false, vpnBrand: false, webrtcLeak: false };
 
@@ -35,5 +35,24 @@ describe('organisation keywords', () => {
   ])('reads %j: datacenter %s, VPN brand %s', (org, datacenter, brand) => {
     expect(orgMentionsDatacenter(org)).toBe(datacenter);
     expect(orgMentionsVpnBrand(org)).toBe(brand);
+  });
+});
+
+describe('judgeVpn: from what the lookup knows to the verdict', () => {
+  const clean: VpnEvidence = { networkType: 'residential', datacenterWord: false, vpnBrand: false, addressTimezone: 'Europe/Berlin', browserTimezone: undefined, webrtcLeak: false };
+  it.each<[string, Partial<VpnEvidence>, number, string[]]>([
+    ['a home network with no browser facts', {}, 0, []],
+    ["'NordVPN S.A.' on an unlisted ASN: the brand row only, not the datacenter row too", { networkType: 'other', vpnBrand: true }, 0.6, ['Known VPN provider']],
+    ['a brand on a hosting network: both rows', { networkType: 'datacenter', vpnBrand: true }, 1, ['Datacenter IP detected', 'Known VPN provider']],
+    ['a curated hosting ASN without a hosting word', { networkType: 'datacenter' }, 0.4, ['Datacenter IP detected']],
+    ['a hosting word in a name typed otherwise', { networkType: 'business', datacenterWord: true }, 0.4, ['Datacenter IP detected']],
+    ['a browser clock of another offset', { browserTimezone: 'America/New_York' }, 0.3, ['Timezone mismatch']],
+    ['a browser clock of the same offset', { browserTimezone: 'Europe/Paris' }, 0, []],
+    ['no zone for the address: nothing to compare', { addressTimezone: 'Unknown', browserTimezone: 'America/New_York' }, 0, []],
+    ['a WebRTC leak', { webrtcLeak: true }, 0.5, ['WebRTC IP leak detected']],
+  ])('%s', (_, evidence, confidence, indicators) => {
+    const result = judgeVpn({ ...clean, ...evidence });
+    expect(result.confidence).toBe(confidence);
+    expect(result.indicators).toEqual(indicators);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Rules of the Core Web Vitals panel (spec sections 4 and 9): which metrics it shows,
+ * Rules of the Core Web Vitals panel (web-vitals.test.ts holds each rule): which metrics it shows,
  * how their values are written, and when it leaves 'Measuring...'.
  */
 

@@ -1,271 +1,157 @@
 /**
- * The HTTP entry: derives the client address, sets security headers, and hands each
- * request to the first part that claims it: health check, route handlers (API, plain
- * text), static files, the on-demand page `/`, and finally the 404 page.
+ * The HTTP entry, dispatch only: derives the client address and hands each request to
+ * the first part that claims it: health check, route handlers (API, plain text),
+ * static files, the on-demand page `/`, a trailing-slash redirect, the 404 page.
+ * `createApp` returns the node:http listener, which also answers in-process through
+ * `app.request()` (no port: handler tests run that way, as with Hono's `app.request()`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
-import type { ParsedIp } from '../lib/ip-address.ts';
 import type { Config } from './config.ts';
-import { BASE_SECURITY_HEADERS, HSTS, MACHINE_SECURITY_HEADERS, NON_HTML_CSP, withFrameAncestors } from './security-headers.ts';
-import { negotiate, type StaticFile, type StaticSite } from './static-site.ts';
-
-/** A request as route handlers see it: parsed, with the derived client address. */
-export interface AppRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: { get(name: string): string | null };
-  clientIp: string;
-  /** The same address parsed; undefined only when the socket reports no usable peer. */
-  clientAddress: ParsedIp | undefined;
-  /** Reads the body, rejecting with BodyTooLarge past the configured limit. */
-  body(): Promise<Buffer>;
-  /** Headers a handler that passed the request on wants on the eventual answer. */
-  responseHeaders: Record<string, string> | undefined;
-}
-
-/** What a route handler answers. */
-export interface AppResponse {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string | Uint8Array;
-}
-
-/** A route handler: answers, or returns undefined to pass the request on. */
-export type Handler = (req: AppRequest) => AppResponse | undefined | Promise<AppResponse | undefined>;
+import type { Health } from './health.ts';
+import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './http.ts';
+import { oneLine } from './log.ts';
+import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
+import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
 
 /** Renders an on-demand page through Astro, with locals for the page. */
 export type PageRenderer = (req: IncomingMessage, res: ServerResponse, locals: App.Locals) => Promise<void>;
-
-export class BodyTooLarge extends Error {}
 
 export interface AppParts {
   config: Config;
   site: StaticSite;
   handlers: Handler[];
+  /** What /healthz reports (health.ts). */
+  health: Health;
   /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
-  page?: {
-    render: PageRenderer;
-    /** Builds the page's locals from the request (the lookup for `/`). */
-    locals: (req: AppRequest) => App.Locals | Promise<App.Locals>;
-  };
+  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals> };
 }
 
-/** Node's header access in the `get()` shape handlers use (a class: one shape, no closures per request). */
-class NodeHeaders {
-  private readonly req: IncomingMessage;
-  constructor(req: IncomingMessage) {
-    this.req = req;
-  }
-  get(name: string): string | null {
-    const value = this.req.headers[name.toLowerCase()];
-    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-  }
-}
+/** A request as dispatch sees it, from a socket or in-process. */
+interface Incoming { method: string; url: string; headers: AppRequest['headers']; peer: string; body(): Promise<Buffer> }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) return reject(new BodyTooLarge());
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new BodyTooLarge());
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
+/** What dispatch decided besides a handler-style answer: a file, or the page to render. */
+class FileReply { readonly file: FileAnswer; constructor(file: FileAnswer) { this.file = file; } }
+class PageReply { readonly locals: App.Locals; constructor(locals: App.Locals) { this.locals = locals; } }
+type Reply = AppResponse | FileReply | PageReply;
 
-function sendStatic(req: IncomingMessage, res: ServerResponse, file: StaticFile, status = 200): void {
-  const isHtml = file.type.startsWith('text/html');
-  res.setHeader('content-type', file.type);
-  res.setHeader('cache-control', status === 200 ? file.cacheControl : 'no-cache');
-  const csp = file.headers['content-security-policy'];
-  res.setHeader('content-security-policy', csp ? (isHtml ? withFrameAncestors(csp) : csp) : NON_HTML_CSP);
-  res.setHeader('vary', 'accept-encoding');
-  if (status === 200) {
-    res.setHeader('etag', file.etag);
-    if (req.headers['if-none-match'] === file.etag) {
-      res.writeHead(304).end();
-      return;
-    }
-  }
-  const { body, encoding } = negotiate(file, req.headers['accept-encoding']);
-  if (encoding) res.setHeader('content-encoding', encoding);
-  res.setHeader('content-length', body.length);
-  res.writeHead(status);
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-/** A JSON answer; per-visitor unless the caller says otherwise. */
-export function json(status: number, value: unknown, headers: Record<string, string> = {}): AppResponse {
-  return jsonText(status, JSON.stringify(value) + '\n', headers);
-}
-
-/** A JSON answer whose body is already serialized (the /json memo keeps bodies, not values). */
-export function jsonText(status: number, body: string, headers: Record<string, string> = {}): AppResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'private, no-store', ...headers }, body };
-}
-
-/** A JSON error in the API's one shape: `{ error: { code, message } }`. */
-export function jsonError(status: number, code: string, message: string, headers: Record<string, string> = {}): AppResponse {
-  return json(status, { error: { code, message } }, headers);
+/** The node:http listener, which also answers in-process. */
+export interface AppListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Answers without a socket, as the listener would; `peer` is the socket address the
+   * request comes from (default 127.0.0.1). The page `/` renders only into node's
+   * response, so it answers 501 here: test it over a socket.
+   */
+  request(path: string, init?: RequestInit): Promise<Response>;
 }
 
 /** Shared by every request without a query string; handlers only read it. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
+const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} is not allowed here.`);
 
-const SECURITY_WITH_HSTS: Readonly<Record<string, string>> = { ...BASE_SECURITY_HEADERS, 'strict-transport-security': HSTS };
-
-/** The headers every handler answer starts with, as node's flat [name, value, ...] list. */
-const machineHeaders = (https: boolean): readonly string[] => Object.entries({
-  ...MACHINE_SECURITY_HEADERS,
-  ...(https ? { 'strict-transport-security': HSTS } : {}),
-}).flat();
-const MACHINE_HEADERS = machineHeaders(false);
-const MACHINE_HEADERS_HSTS = machineHeaders(true);
-
-/** Sets the security headers on a response whose other headers are set one by one (pages, files). */
-function setSecurityHeaders(res: ServerResponse, https: boolean): void {
-  const security = https ? SECURITY_WITH_HSTS : BASE_SECURITY_HEADERS;
-  for (const name in security) res.setHeader(name, security[name]!);
-}
-
-/**
- * Sends a handler's answer with every header written in one `writeHead` call, starting
- * from a list built once: this is the path of /ip and the API, where per-header
- * bookkeeping would cost more than the work. Handlers never name a security header; a
- * header both the handler and an earlier pass (`extra`, the rate limit's) name is sent
- * once, the handler's.
- */
-function sendReply(req: IncomingMessage, res: ServerResponse, reply: AppResponse, https: boolean, extra?: Record<string, string>): void {
-  const body = reply.body ?? '';
-  const flat = (https ? MACHINE_HEADERS_HSTS : MACHINE_HEADERS).slice();
-  const own = reply.headers;
-  if (extra) for (const name in extra) if (!own || !(name in own)) flat.push(name, extra[name]!);
-  if (own) for (const name in own) flat.push(name, own[name]!);
-  flat.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
-  res.writeHead(reply.status, flat);
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-/** Builds the node request listener from its parts. */
-export function createApp(parts: AppParts): (req: IncomingMessage, res: ServerResponse) => void {
-  const { config, site, handlers } = parts;
-  const notFoundPage = site.notFound;
-
-  const notFound = (req: IncomingMessage, res: ServerResponse, path: string, https: boolean): void => {
-    // A section may have its own 404 page (e.g. /blog/404: 'Blog Post Not Found').
-    const section = /^\/[^/]+\//.exec(path)?.[0];
-    const page = (section && site.get(`${section}404`)) || notFoundPage;
-    if (!page) return sendReply(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found\n' }, https);
-    setSecurityHeaders(res, https);
-    sendStatic(req, res, page, 404);
-  };
-
-  /** Asks the handlers in order from `from`; synchronous until one answers with a promise. */
-  function ask(appReq: AppRequest, from: number): AppResponse | undefined | Promise<AppResponse | undefined> {
-    for (let i = from; i < handlers.length; i++) {
-      const answer = handlers[i]!(appReq);
-      if (answer instanceof Promise) return answer.then((found) => found ?? ask(appReq, i + 1));
-      if (answer) return answer;
-    }
-    return undefined;
-  }
+/** Builds the listener from its parts. */
+export function createApp(parts: AppParts): AppListener {
+  const { config, site, handlers, page, health } = parts;
 
   /** What no handler answered: static files, the page `/`, a slash redirect, the 404 page. */
-  function fallThrough(req: IncomingMessage, res: ServerResponse, appReq: AppRequest, https: boolean): void | Promise<void> {
-    const { path } = appReq;
-    const isRead = appReq.method === 'GET' || appReq.method === 'HEAD';
-    const notAllowed = () => sendReply(req, res, jsonError(405, 'method_not_allowed', `${appReq.method} is not allowed here.`, { allow: 'GET, HEAD' }), https);
+  function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
+    const isRead = inc.method === 'GET' || inc.method === 'HEAD';
+    const fileRequest = { method: inc.method, ifNoneMatch: inc.headers.get('if-none-match') ?? undefined, acceptEncoding: inc.headers.get('accept-encoding') ?? undefined };
     const file = site.get(path);
-    if (file) {
-      if (!isRead) return notAllowed();
-      setSecurityHeaders(res, https);
-      // The 404 pages themselves are never a success, even when asked for by name.
-      return sendStatic(req, res, file, path.endsWith('/404') ? 404 : 200);
-    }
-    const page = parts.page;
+    if (file) return isRead ? new FileReply(answerFile(file, fileRequest, path.endsWith('/404'))) : notAllowed(inc.method);
     if (path === '/' && page) {
-      if (!isRead) return notAllowed();
-      return Promise.resolve(page.locals(appReq)).then((locals) => {
-        setSecurityHeaders(res, https);
-        res.setHeader('cache-control', 'private, no-store');
-        return page.render(req, res, locals);
-      });
+      if (!isRead) return notAllowed(inc.method);
+      const locals = page.locals(appReq);
+      return locals instanceof Promise ? locals.then((l) => new PageReply(l)) : new PageReply(locals);
     }
-    const trimmed = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : '';
-    if (trimmed && site.get(trimmed)) {
-      const rawUrl = req.url!;
-      const q = rawUrl.indexOf('?');
-      const location = trimmed + (q === -1 ? '' : rawUrl.slice(q));
-      return sendReply(req, res, { status: 301, headers: { location, 'content-type': 'text/plain; charset=utf-8' }, body: `Moved to ${location}\n` }, https);
-    }
-    return notFound(req, res, path, https);
+    const q = inc.url.indexOf('?');
+    const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1));
+    if (location) return text(301, `Moved to ${location}`, { location });
+    const notFound = site.notFoundPage(path);
+    return notFound ? new FileReply(answerFile(notFound, fileRequest, true)) : text(404, 'Not found');
   }
 
-  /** Handles one request; returns a promise only when some part of the answer is asynchronous. */
-  function handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-    const peer = req.socket.remoteAddress ?? '';
-    const headers = new NodeHeaders(req);
-    const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
-
-    const rawUrl = req.url ?? '/';
-    if (!rawUrl.startsWith('/')) return sendReply(req, res, jsonError(400, 'bad_request', 'The request target must be a path.'), https);
+  /** Decides the answer to one request; a promise only when some part of it is asynchronous. */
+  function dispatch(inc: Incoming): Reply | Promise<Reply> {
+    const rawUrl = inc.url;
+    if (!rawUrl.startsWith('/')) return jsonError(400, 'bad_request', 'The request target must be a path.');
     const q = rawUrl.indexOf('?');
     let path: string;
     try {
       const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
       path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
     } catch {
-      return sendReply(req, res, jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'), https);
+      return jsonError(400, 'bad_request', 'The path is not valid percent-encoding.');
     }
-    if (path === '/healthz') {
-      return sendReply(req, res, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'ok\n' }, https);
-    }
-    const client = clientAddress(peer, headers, config.trustProxy);
+    if (path === '/healthz') return health.reply(inc.headers.get('accept'));
+    const client = clientAddress(inc.peer, inc.headers, config.trustProxy);
     const appReq: AppRequest = {
-      method: req.method ?? 'GET',
+      method: inc.method,
       path,
       query: q === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(q + 1)),
-      headers,
+      headers: inc.headers,
       clientIp: client.text,
       clientAddress: client.parsed,
-      body: () => readBody(req, config.bodyLimit),
-      responseHeaders: undefined,
+      body: inc.body,
     };
-    const answer = ask(appReq, 0);
-    if (answer instanceof Promise) {
-      return answer.then((found) => found ? sendReply(req, res, found, https, appReq.responseHeaders) : fallThrough(req, res, appReq, https));
-    }
-    if (answer) return sendReply(req, res, answer, https, appReq.responseHeaders);
-    return fallThrough(req, res, appReq, https);
+    const answer = firstAnswer(handlers, appReq);
+    if (answer instanceof Promise) return answer.then((found) => found ?? fallThrough(inc, path, appReq));
+    return answer ?? fallThrough(inc, path, appReq);
   }
 
-  function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-    const https = forwardedProtoIsHttps(req.socket.remoteAddress ?? '', new NodeHeaders(req), config.trustProxy);
-    if (error instanceof BodyTooLarge) {
-      if (!res.headersSent) sendReply(req, res, jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`), https);
-      return;
-    }
-    console.error('request failed:', req.method, req.url, error);
-    if (!res.headersSent) sendReply(req, res, jsonError(500, 'internal', 'Something went wrong on our side.'), https);
-    else res.destroy();
+  /** The answer to a request that failed: 413 past the body limit, else a 500 logged in one line. */
+  function failure(error: unknown, method: string, url: string): AppResponse {
+    if (error instanceof BodyTooLarge) return jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`);
+    console.error(`request failed: ${method} ${url.slice(0, 200)}: ${oneLine(error)}`);
+    return jsonError(500, 'internal', 'Something went wrong on our side.');
   }
 
-  return (req, res) => {
+  /** A file or handler answer as status, flat headers and body. */
+  const onWire = (reply: AppResponse | FileReply, https: boolean) => reply instanceof FileReply
+    ? { ...reply.file, headers: withHsts(reply.file.headers, https) }
+    : flatten(reply, https);
+
+  function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean): void | Promise<void> {
+    if (reply instanceof PageReply) {
+      const headers = pageHeaders[https ? 1 : 0];
+      for (const name in headers) res.setHeader(name, headers[name]!);
+      return page!.render(req, res, reply.locals);
+    }
+    const { status, headers, body } = onWire(reply, https);
+    res.writeHead(status, headers);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const headers = new NodeHeaders(req);
+    const peer = req.socket.remoteAddress ?? '';
+    const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
+    const fail = (error: unknown) => {
+      // A client that went away (an aborted upload) is no fault of ours: nothing to answer or log.
+      if (res.headersSent || req.socket.destroyed) res.destroy();
+      else void send(req, res, failure(error, req.method ?? '', req.url ?? ''), https);
+    };
     try {
-      const pending = handle(req, res);
-      if (pending) pending.catch((error: unknown) => failed(req, res, error));
+      const reply = dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', headers, peer, body: () => readBody(req, config.bodyLimit) });
+      const sent = reply instanceof Promise ? reply.then((r) => send(req, res, r, https)) : send(req, res, reply, https);
+      if (sent) sent.catch(fail);
     } catch (error) {
-      failed(req, res, error);
+      fail(error);
     }
   };
+
+  async function request(path: string, init: RequestInit = {}): Promise<Response> {
+    const { method, headers, peer, body } = inProcessRequest(init, config.bodyLimit);
+    let reply: Reply;
+    try {
+      reply = await dispatch({ method, url: path, headers, peer, body });
+    } catch (error) {
+      reply = failure(error, method, path);
+    }
+    if (reply instanceof PageReply) return new Response('The page / renders only over a socket.\n', { status: 501 });
+    return toResponse(method, onWire(reply, forwardedProtoIsHttps(peer, headers, config.trustProxy)));
+  }
+
+  return Object.assign(listener, { request });
 }

@@ -4,8 +4,8 @@ import { clientIp, forwardedProtoIsHttps, parseTrustProxy } from './client-ip.ts
 const headers = (h: Record<string, string>) => ({ get: (n: string) => h[n.toLowerCase()] ?? null });
 
 describe('clientIp', () => {
-  const cases: Array<[string, string, Record<string, string>, string, string]> = [
-    // [behaviour, peer, headers, TRUST_PROXY, expected]
+  const cases: Array<[string, string, Record<string, string>, string, string, string?]> = [
+    // [behaviour, peer, headers, TRUST_PROXY, expected, TRUST_PROXY_HEADER (default X-Forwarded-For)]
     ['uses the socket address when no proxy is trusted', '203.0.113.5', {}, '', '203.0.113.5'],
     ['treats X-Forwarded-For from an untrusted peer as absent', '203.0.113.5', { 'x-forwarded-for': '1.2.3.4' }, '', '203.0.113.5'],
     ['treats X-Real-IP from an untrusted peer as absent', '203.0.113.5', { 'x-real-ip': '1.2.3.4' }, '10.0.0.0/8', '203.0.113.5'],
@@ -18,23 +18,27 @@ describe('clientIp', () => {
     ['honours a hop count of one', '192.0.2.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7' }, '1', '198.51.100.7'],
     ['honours a hop count of two', '192.0.2.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7, 192.0.2.9' }, '2', '198.51.100.7'],
     ['falls back to the leftmost hop when the chain is shorter than the hop count', '192.0.2.1', { 'x-forwarded-for': '198.51.100.7' }, '3', '198.51.100.7'],
-    ['reads the Forwarded header with a quoted, bracketed IPv6 and port', '127.0.0.1', { forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https' }, 'loopback', '2001:db8:cafe::17'],
-    ['prefers Forwarded over X-Forwarded-For', '127.0.0.1', { forwarded: 'for=198.51.100.1', 'x-forwarded-for': '198.51.100.2' }, 'loopback', '198.51.100.1'],
+    ['reads the Forwarded header with a quoted, bracketed IPv6 and port when the proxy sets it', '127.0.0.1', { forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https' }, 'loopback', '2001:db8:cafe::17', 'Forwarded'],
+    ['walks a Forwarded chain from the right', '127.0.0.1', { forwarded: 'for=6.6.6.6, for=198.51.100.1;proto=https' }, '1', '198.51.100.1', 'forwarded'],
+    // A client can send any header: only the one the operator's proxy sets is read.
+    ['ignores a client-sent Forwarded when the proxy sets X-Forwarded-For', '127.0.0.1', { forwarded: 'for=6.6.6.6', 'x-forwarded-for': '198.51.100.2' }, 'loopback', '198.51.100.2'],
+    ['ignores a client-sent Forwarded naming a private address', '127.0.0.1', { forwarded: 'for=10.0.0.1', 'x-forwarded-for': '198.51.100.2' }, '1', '198.51.100.2'],
+    ['ignores a client-sent X-Real-IP when the proxy sets X-Forwarded-For', '127.0.0.1', { 'x-real-ip': '6.6.6.6' }, 'loopback', '127.0.0.1'],
+    ['ignores a client-sent X-Forwarded-For when the proxy sets Forwarded', '127.0.0.1', { 'x-forwarded-for': '6.6.6.6', forwarded: 'for=198.51.100.1' }, 'loopback', '198.51.100.1', 'Forwarded'],
     ['strips a port from an IPv4 hop', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7:5555' }, 'loopback', '198.51.100.7'],
     ['strips brackets and port from an IPv6 hop', '127.0.0.1', { 'x-forwarded-for': '[2001:db8::5]:443' }, 'loopback', '2001:db8::5'],
     ['accepts an unbracketed IPv6 hop', '127.0.0.1', { 'x-forwarded-for': '2001:db8::5' }, 'loopback', '2001:db8::5'],
-    ['uses X-Real-IP when it is the only header', '127.0.0.1', { 'x-real-ip': '198.51.100.8' }, 'loopback', '198.51.100.8'],
+    ['reads X-Real-IP when the proxy sets it', '127.0.0.1', { 'x-real-ip': '198.51.100.8', 'x-forwarded-for': '6.6.6.6' }, 'loopback', '198.51.100.8', 'X-Real-IP'],
     ['ignores garbage and keeps the last good hop', '127.0.0.1', { 'x-forwarded-for': 'not-an-ip' }, 'loopback', '127.0.0.1'],
     ['ignores garbage in the middle of a chain', '127.0.0.1', { 'x-forwarded-for': '198.51.100.1, <script>, 127.0.0.2' }, 'loopback', '127.0.0.2'],
     ['ignores an empty header', '127.0.0.1', { 'x-forwarded-for': '' }, 'loopback', '127.0.0.1'],
     ['ignores an out-of-range octet', '127.0.0.1', { 'x-forwarded-for': '1.2.3.256' }, 'loopback', '127.0.0.1'],
-    ['ignores obfuscated Forwarded identifiers', '127.0.0.1', { forwarded: 'for=_hidden' }, 'loopback', '127.0.0.1'],
+    ['ignores obfuscated Forwarded identifiers', '127.0.0.1', { forwarded: 'for=_hidden' }, 'loopback', '127.0.0.1', 'Forwarded'],
     ['shows a mapped address from a header as IPv4', '127.0.0.1', { 'x-forwarded-for': '::ffff:198.51.100.3' }, 'loopback', '198.51.100.3'],
-    ['reads for= in any case', '127.0.0.1', { forwarded: 'For=198.51.100.1' }, 'loopback', '198.51.100.1'],
-    ['reads for= among other parameters', '127.0.0.1', { forwarded: 'by=10.0.0.1; for=198.51.100.9;proto=http' }, 'loopback', '198.51.100.9'],
-    ['reads a quoted IPv4 in Forwarded', '127.0.0.1', { forwarded: 'for="198.51.100.4"' }, 'loopback', '198.51.100.4'],
-    ['walks a Forwarded list from the right', '127.0.0.1', { forwarded: 'for=6.6.6.6, for=198.51.100.1' }, 'loopback', '198.51.100.1'],
-    ['treats a Forwarded element without for= as garbage', '127.0.0.1', { forwarded: 'proto=https' }, 'loopback', '127.0.0.1'],
+    ['reads for= in any case', '127.0.0.1', { forwarded: 'For=198.51.100.1' }, 'loopback', '198.51.100.1', 'Forwarded'],
+    ['reads for= among other parameters', '127.0.0.1', { forwarded: 'by=10.0.0.1; for=198.51.100.9;proto=http' }, 'loopback', '198.51.100.9', 'Forwarded'],
+    ['reads a quoted IPv4 in Forwarded', '127.0.0.1', { forwarded: 'for="198.51.100.4"' }, 'loopback', '198.51.100.4', 'Forwarded'],
+    ['treats a Forwarded element without for= as garbage', '127.0.0.1', { forwarded: 'proto=https' }, 'loopback', '127.0.0.1', 'Forwarded'],
     ['ignores an IPv6 hop with an unclosed bracket', '127.0.0.1', { 'x-forwarded-for': '[2001:db8::5' }, 'loopback', '127.0.0.1'],
     ['ignores a port followed by junk', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7:80abc' }, 'loopback', '127.0.0.1'],
     ['keeps an unbracketed IPv6 hop that ends in two numeric groups', '127.0.0.1', { 'x-forwarded-for': '2001:db8::1:2' }, 'loopback', '2001:db8::1:2'],
@@ -47,15 +51,15 @@ describe('clientIp', () => {
     ['skips empty entries in the trust list', '10.0.0.2', { 'x-forwarded-for': '198.51.100.7' }, '192.0.2.1,, 10.0.0.0/8', '198.51.100.7'],
     ['keeps a peer it cannot parse as it is', 'unix-socket', { 'x-forwarded-for': '198.51.100.7' }, 'loopback', 'unix-socket'],
   ];
-  it.each(cases)('%s', (_name, peer, h, trust, expected) => {
-    expect(clientIp(peer, headers(h), parseTrustProxy(trust))).toBe(expected);
+  it.each(cases)('%s', (_name, peer, h, trust, expected, header) => {
+    expect(clientIp(peer, headers(h), parseTrustProxy(trust, header))).toBe(expected);
   });
 });
 
 describe('parseTrustProxy', () => {
   it.each([
-    ['', { kind: 'none' }], ['false', { kind: 'none' }], ['0', { kind: 'none' }], [' 2 ', { kind: 'hops', hops: 2 }],
-    ['32', { kind: 'hops', hops: 32 }],
+    ['', { kind: 'none' }], ['false', { kind: 'none' }], ['0', { kind: 'none' }],
+    [' 2 ', { kind: 'hops', hops: 2, header: 'x-forwarded-for' }], ['32', { kind: 'hops', hops: 32, header: 'x-forwarded-for' }],
   ])('reads %j as %j', (value, expected) => {
     expect(parseTrustProxy(value)).toEqual(expected);
   });
@@ -73,6 +77,9 @@ describe('parseTrustProxy', () => {
   ])('rejects %j with a reason', (value, reason) => {
     expect(() => parseTrustProxy(value)).toThrow(reason);
   });
+  it.each(['X Forwarded', 'x-forwarded-for,forwarded', 'a:b'])('rejects the proxy header %j with a reason', (header) => {
+    expect(() => parseTrustProxy('1', header)).toThrow(/TRUST_PROXY_HEADER/);
+  });
 });
 
 describe('forwardedProtoIsHttps', () => {
@@ -80,18 +87,19 @@ describe('forwardedProtoIsHttps', () => {
     ['believes https from a trusted peer', '127.0.0.1', { 'x-forwarded-proto': 'https' }, 'loopback', true],
     ['ignores https from an untrusted peer', '203.0.113.1', { 'x-forwarded-proto': 'https' }, 'loopback', false],
     ['ignores the header when nothing is trusted', '127.0.0.1', { 'x-forwarded-proto': 'https' }, '', false],
-    ['reads proto from Forwarded', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto=https' }, '1', true],
+    ['reads proto from Forwarded when the proxy sets Forwarded', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto=https' }, '1', true, 'Forwarded'],
     ['is false for plain http', '127.0.0.1', { 'x-forwarded-proto': 'http' }, 'loopback', false],
-    ['reads the first of several X-Forwarded-Proto values', '127.0.0.1', { 'x-forwarded-proto': 'https, http' }, 'loopback', true],
-    ['is false when the first value is http', '127.0.0.1', { 'x-forwarded-proto': 'http, https' }, 'loopback', false],
+    // The proxy appends its own value: a client-injected leftmost https must not turn HSTS on.
+    ['takes the rightmost X-Forwarded-Proto, the one the proxy appended', '127.0.0.1', { 'x-forwarded-proto': 'https, http' }, 'loopback', false],
+    ['believes a rightmost https after a client-sent http', '127.0.0.1', { 'x-forwarded-proto': 'http, https' }, 'loopback', true],
+    ['ignores a client-sent Forwarded proto when the proxy sets X-Forwarded-For', '127.0.0.1', { forwarded: 'proto=https', 'x-forwarded-proto': 'http' }, 'loopback', false],
+    ['takes the rightmost Forwarded element\'s proto', '127.0.0.1', { forwarded: 'for=6.6.6.6;proto=https, for=1.2.3.4;proto=http' }, '1', false, 'Forwarded'],
     ['reads the scheme in any case', '127.0.0.1', { 'x-forwarded-proto': 'HTTPS' }, 'loopback', true],
-    ['reads a quoted proto from Forwarded', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto="https"' }, 'loopback', true],
-    ['reads proto=http from Forwarded as false', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto=http' }, 'loopback', false],
-    ['does not read a parameter that only ends in proto', '127.0.0.1', { forwarded: 'for=1.2.3.4;xproto=https' }, 'loopback', false],
-    ['prefers Forwarded over X-Forwarded-Proto', '127.0.0.1', { forwarded: 'proto=http', 'x-forwarded-proto': 'https' }, 'loopback', false],
+    ['reads a quoted proto from Forwarded', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto="https"' }, 'loopback', true, 'Forwarded'],
+    ['does not read a parameter that only ends in proto', '127.0.0.1', { forwarded: 'for=1.2.3.4;xproto=https' }, 'loopback', false, 'Forwarded'],
     ['is false without any header', '127.0.0.1', {}, 'loopback', false],
     ['is false for a peer it cannot parse', 'unix-socket', { 'x-forwarded-proto': 'https' }, 'loopback', false],
-  ] as const)('%s', (_n, peer, h, trust, expected) => {
-    expect(forwardedProtoIsHttps(peer, headers(h), parseTrustProxy(trust))).toBe(expected);
+  ] as const)('%s', (_n, peer, h, trust, expected, header?: string) => {
+    expect(forwardedProtoIsHttps(peer, headers(h), parseTrustProxy(trust, header))).toBe(expected);
   });
 });

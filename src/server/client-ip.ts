@@ -1,15 +1,23 @@
 /**
- * The visitor's address. The socket peer by default; `Forwarded`, `X-Forwarded-For`
- * or `X-Real-IP` only when the peer is a proxy we were told to trust (TRUST_PROXY),
- * walking the chain from the right and stopping at the first untrusted hop.
+ * The visitor's address. The socket peer by default; when the peer is a proxy we were
+ * told to trust (TRUST_PROXY), the one header that proxy sets (TRUST_PROXY_HEADER,
+ * `X-Forwarded-For` unless configured, as echoip's `-H`), walked from the right and
+ * stopping at the first untrusted hop. Never a precedence among several headers: a
+ * client can send any of them, and the proxy appends to or replaces only its own.
  */
 import { cidrContains, formatIp, parseCidr, parseIp, type Cidr, type ParsedIp } from '../lib/ip-address.ts';
 
-/** Which peers may speak for the client: none, the nearest N hops, or peers inside CIDRs. */
+/**
+ * Which peers may speak for the client (none, the nearest N hops, or peers inside CIDRs)
+ * and the header, lower case, their proxy writes the chain into.
+ */
 export type TrustProxy =
   | { kind: 'none' }
-  | { kind: 'hops'; hops: number }
-  | { kind: 'cidrs'; cidrs: Cidr[] };
+  | { kind: 'hops'; hops: number; header: string }
+  | { kind: 'cidrs'; cidrs: Cidr[]; header: string };
+
+/** The header proxies write the client chain into unless TRUST_PROXY_HEADER says otherwise. */
+export const DEFAULT_PROXY_HEADER = 'X-Forwarded-For';
 
 const NAMED_RANGES: Record<string, string[]> = {
   loopback: ['127.0.0.0/8', '::1/128'],
@@ -19,16 +27,21 @@ const NAMED_RANGES: Record<string, string[]> = {
 
 /**
  * Parses TRUST_PROXY: empty or `false` (trust nobody), a hop count (`1`), or a comma list
- * of CIDRs, addresses and the names `loopback`, `private`, `linklocal`.
+ * of CIDRs, addresses and the names `loopback`, `private`, `linklocal`; and
+ * TRUST_PROXY_HEADER, one header name (`X-Forwarded-For`, `Forwarded`, `X-Real-IP`, ...).
  * Throws with a one-line reason on anything else.
  */
-export function parseTrustProxy(value: string | undefined): TrustProxy {
+export function parseTrustProxy(value: string | undefined, headerName: string = DEFAULT_PROXY_HEADER): TrustProxy {
+  if (!/^[A-Za-z0-9-]+$/.test(headerName)) {
+    throw new Error(`TRUST_PROXY_HEADER "${headerName}" must be one header name, such as X-Forwarded-For or Forwarded`);
+  }
+  const header = headerName.toLowerCase();
   const text = (value ?? '').trim();
   if (text === '' || text === 'false' || text === '0') return { kind: 'none' };
   if (/^\d+$/.test(text)) {
     const hops = Number(text);
     if (hops > 32) throw new Error(`TRUST_PROXY hop count ${hops} is implausible (max 32)`);
-    return { kind: 'hops', hops };
+    return { kind: 'hops', hops, header };
   }
   const cidrs: Cidr[] = [];
   for (const item of text.split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -38,7 +51,7 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
       cidrs.push(cidr);
     }
   }
-  return { kind: 'cidrs', cidrs };
+  return { kind: 'cidrs', cidrs, header };
 }
 
 /** Strips brackets, ports and quotes from one hop as proxies write it; undefined for garbage. */
@@ -54,21 +67,18 @@ export function parseHop(raw: string): ParsedIp | undefined {
   return parseIp(text);
 }
 
-/** The hops a proxy chain names, left (client side) to right, from the first header present. */
-function forwardedChain(headers: Headers): string[] {
-  const forwarded = headers.get('forwarded');
-  if (forwarded) {
-    const hops: string[] = [];
-    for (const element of forwarded.split(',')) {
-      const pair = element.split(';').map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('for='));
-      hops.push(pair ? pair.slice(4) : '');
-    }
-    return hops;
-  }
-  const xff = headers.get('x-forwarded-for');
-  if (xff) return xff.split(',');
-  const real = headers.get('x-real-ip');
-  return real ? [real] : [];
+/** The value of parameter `name` (`for`, `proto`) in one element of a `Forwarded` header. */
+function forwardedParam(element: string, name: string): string {
+  const pair = element.split(';').map((p) => p.trim()).find((p) => p.toLowerCase().startsWith(name + '='));
+  return pair ? pair.slice(name.length + 1) : '';
+}
+
+/** The hops the proxy's header names, left (client side) to right. */
+function forwardedChain(headers: Headers, header: string): string[] {
+  const value = headers.get(header);
+  if (!value) return [];
+  const elements = value.split(',');
+  return header === 'forwarded' ? elements.map((element) => forwardedParam(element, 'for')) : elements;
 }
 
 /** Minimal header access, satisfied by `Headers` and by a node-request adapter. */
@@ -82,6 +92,16 @@ export interface ClientAddress {
 }
 
 /**
+ * Whether `ip`, reached after `hops` trusted hops already walked, may speak for the client:
+ * within the hop count, or inside a trusted CIDR. The one trust rule for the address and
+ * for the protocol (HSTS).
+ */
+function trusts(trust: TrustProxy, ip: ParsedIp, hops: number): boolean {
+  if (trust.kind === 'none') return false;
+  return trust.kind === 'hops' ? hops < trust.hops : trust.cidrs.some((c) => cidrContains(c, ip));
+}
+
+/**
  * Derives the client address from the socket peer and, for trusted peers, the proxy chain.
  */
 export function clientAddress(peer: string, headers: Headers, trust: TrustProxy): ClientAddress {
@@ -89,12 +109,10 @@ export function clientAddress(peer: string, headers: Headers, trust: TrustProxy)
   if (!peerIp) return { parsed: undefined, text: peer };
   // A dotted-quad peer is already canonical text: no need to print it again.
   if (trust.kind === 'none') return { parsed: peerIp, text: peerIp.version === 4 && !peer.includes(':') ? peer : formatIp(peerIp) };
-  const chain = forwardedChain(headers);
+  const chain = forwardedChain(headers, trust.header);
   let current = peerIp;
   let trustedHops = 0;
-  const isTrusted = (ip: ParsedIp): boolean =>
-    trust.kind === 'hops' ? trustedHops < trust.hops : trust.cidrs.some((c) => cidrContains(c, ip));
-  for (let i = chain.length - 1; i >= 0 && isTrusted(current); i--) {
+  for (let i = chain.length - 1; i >= 0 && trusts(trust, current, trustedHops); i--) {
     const hop = parseHop(chain[i]!);
     if (!hop) break; // garbage from here leftwards: the last good hop is the best we know
     trustedHops++;
@@ -108,15 +126,16 @@ export const clientIp = (peer: string, headers: Headers, trust: TrustProxy): str
 
 /**
  * Whether the request reached the trusted proxy over TLS (for HSTS): only believed when
- * the peer itself is trusted.
+ * the peer itself is trusted, and read from the value that proxy appended, the rightmost
+ * (`proto=` of the last `Forwarded` element when the proxy sets `Forwarded`, else the last
+ * `X-Forwarded-Proto` value): anything left of it may come from the client.
  */
 export function forwardedProtoIsHttps(peer: string, headers: Headers, trust: TrustProxy): boolean {
-  if (trust.kind === 'none') return false;
-  const peerIp = parseIp(peer);
-  if (!peerIp) return false;
-  if (trust.kind === 'cidrs' && !trust.cidrs.some((c) => cidrContains(c, peerIp))) return false;
-  if (trust.kind === 'hops' && trust.hops === 0) return false;
-  const forwarded = headers.get('forwarded');
-  if (forwarded) return /(?:^|[;,\s])proto="?https"?/i.test(forwarded);
-  return (headers.get('x-forwarded-proto') ?? '').split(',')[0]!.trim().toLowerCase() === 'https';
+  const peerIp = trust.kind === 'none' ? undefined : parseIp(peer);
+  if (!peerIp || !trusts(trust, peerIp, 0)) return false;
+  const forwarded = trust.kind !== 'none' && trust.header === 'forwarded';
+  const value = headers.get(forwarded ? 'forwarded' : 'x-forwarded-proto') ?? '';
+  const last = value.slice(value.lastIndexOf(',') + 1);
+  const proto = forwarded ? forwardedParam(last, 'proto') : last;
+  return proto.trim().replace(/^"(.*)"$/, '$1').toLowerCase() === 'https';
 }

@@ -6,13 +6,48 @@ describe('loadConfig', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ host: '127.0.0.1', port: 4321, webConcurrency: 1, trustProxy: { kind: 'none' } });
     expect(c.dataDir).toMatch(/\/data$/);
+    expect(c.analytics).toEqual({ enabled: true, retentionDays: 90, queueLimit: 10_000, token: undefined });
+  });
+  it.each([
+    [{ ANALYTICS: 'OFF' }, { enabled: false }],
+    [{ ANALYTICS_RETENTION_DAYS: '1' }, { retentionDays: 1 }],
+    [{ ANALYTICS_RETENTION_DAYS: '3650' }, { retentionDays: 3650 }],
+    [{ ANALYTICS_TOKEN: '0123456789abcdef' }, { token: '0123456789abcdef' }],
+  ])('reads the analytics settings %o', (env, expected) => {
+    expect(loadConfig(env).analytics).toMatchObject(expected);
+  });
+  it.each<[string, Record<string, string>, number, string | null, number | null]>([
+    ['answers STUN on 3478 by default, and the browser asks it', {}, 3478, null, 3478],
+    ['STUN_PORT=0 turns the responder off', { STUN_PORT: '0' }, 0, null, null],
+    ['the highest port', { STUN_PORT: '65535' }, 65535, null, 65535],
+    ['PUBLIC_STUN_URL sends the browser elsewhere; the responder still runs', { PUBLIC_STUN_URL: 'stun:stun.example.net:3478' }, 3478, 'stun:stun.example.net:3478', 3478],
+    ['a TLS STUN URI is accepted', { PUBLIC_STUN_URL: 'stuns:stun.example.net' }, 3478, 'stuns:stun.example.net', 3478],
+  ])('%s', (_, env, port, stunUrl, stunPort) => {
+    const c = loadConfig(env);
+    expect(c.stunPort).toBe(port);
+    expect(c.client).toMatchObject({ stunUrl, stunPort });
+  });
+  it('reads the proxy header as the proxy names it, compared in lower case', () => {
+    expect(loadConfig({ TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'X-Real-IP' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-real-ip' });
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-forwarded-for' });
   });
   it.each([
     ['PORT', '70000', /PORT="70000" must be a whole number from 0 to 65535/],
     ['PORT', '80a', /PORT="80a"/],
     ['WEB_CONCURRENCY', '0', /WEB_CONCURRENCY="0"/],
     ['TRUST_PROXY', 'yes please', /TRUST_PROXY entry "yes please"/],
+    ['TRUST_PROXY_HEADER', 'X Forwarded', /TRUST_PROXY_HEADER "X Forwarded" must be one header name/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must start with postgres/],
+    ['STUN_PORT', '65536', /STUN_PORT="65536" must be a whole number from 0 to 65535/],
+    ['STUN_PORT', 'off', /STUN_PORT="off"/],
+    ['PUBLIC_STUN_URL', 'https://stun.example.net', /PUBLIC_STUN_URL="https:\/\/stun.example.net" must be a STUN URI/],
+    ['PUBLIC_STUN_URL', 'stun.example.net:3478', /PUBLIC_STUN_URL="stun.example.net:3478"/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL must start with redis:\/\//],
+    ['ANALYTICS', 'maybe', /ANALYTICS="maybe" must be on or off/],
+    ['ANALYTICS_RETENTION_DAYS', '0', /ANALYTICS_RETENTION_DAYS="0" must be a whole number from 1 to 3650/],
+    ['ANALYTICS_RETENTION_DAYS', '3651', /ANALYTICS_RETENTION_DAYS="3651"/],
+    ['ANALYTICS_TOKEN', '0123456789abcde', /ANALYTICS_TOKEN must be at least 16 characters/],
+    ['ANALYTICS_QUEUE_LIMIT', '0', /ANALYTICS_QUEUE_LIMIT="0"/],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

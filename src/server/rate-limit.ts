@@ -1,17 +1,15 @@
 /**
- * Per-client rate limit for the API and the command-line endpoints: a fixed one-minute
- * window keyed by address (IPv6 by /64, as one host usually owns a /64), held in memory
- * only. Private and loopback clients (our own proxies and health checks) are exempt.
- * Answers carry RateLimit-Limit/-Remaining/-Reset; refusals are 429 with Retry-After.
+ * Per-client rate limit, wrapped around the handlers it guards: fixed one-minute windows
+ * keyed by address (IPv6 by /64, as one host usually owns a /64), counted by a store
+ * (rate-limit-store.ts: this process's memory by default; rate-limit-shared.ts: across
+ * workers or machines). Private and loopback clients (our own proxies and health checks)
+ * are exempt. Which requests count is the caller's to say (routes.ts). Answers carry
+ * RateLimit-Limit/-Remaining/-Reset; refusals are 429 with Retry-After. A store that
+ * cannot answer lets requests through without the headers (fail open).
  */
 import { reservedKind, type ParsedIp } from '../lib/ip-address.ts';
-import { jsonError, type Handler } from './app.ts';
-import { CORS_HEADERS, EXPOSE_HEADERS } from './api.ts';
-import { TEXT_PATHS } from './text-endpoints.ts';
-
-const WINDOW_MS = 60_000;
-/** Past this many distinct clients in one window the table is cleared (memory bound). */
-const MAX_KEYS = 200_000;
+import { EXPOSE_HEADERS, firstAnswer, jsonError, mapAnswer, type AppRequest, type Handler } from './http.ts';
+import { WindowCounts, type RateLimitStore, type Verdict } from './rate-limit-store.ts';
 
 /** The client's bucket: the address for IPv4, its /64 for IPv6; none for reserved addresses. */
 function clientKey(text: string, address: ParsedIp | undefined): string | undefined {
@@ -19,34 +17,47 @@ function clientKey(text: string, address: ParsedIp | undefined): string | undefi
   return address.version === 4 ? text : (address.value >> 64n).toString(16);
 }
 
-/** Creates the limiter; `perMinute` 0 turns it off. */
-export function createRateLimit(perMinute: number, now: () => number = Date.now): Handler {
-  const counts = new Map<string, number>();
-  let windowStart = now();
-  return (req) => {
-    if (perMinute === 0) return undefined;
-    if (!req.path.startsWith('/api/') && !TEXT_PATHS.has(req.path)) return undefined;
-    const key = clientKey(req.clientIp, req.clientAddress);
-    if (key === undefined) return undefined;
-    const t = now();
-    if (t - windowStart >= WINDOW_MS || counts.size > MAX_KEYS) {
-      counts.clear();
-      windowStart = t;
-    }
-    const used = (counts.get(key) ?? 0) + 1;
-    counts.set(key, used);
-    const reset = Math.max(1, Math.ceil((windowStart + WINDOW_MS - t) / 1000));
+export interface RateLimitOptions {
+  /** Requests a minute per client; 0 turns the limit off. */
+  perMinute: number;
+  /** Whether a request counts against the limit. */
+  guards: (req: AppRequest) => boolean;
+  /** Where the counts live (default: this process's memory). */
+  store?: RateLimitStore;
+}
+
+/**
+ * Wraps `handlers` (asked in order) in the limit: a guarded request past the limit is
+ * answered 429 without reaching them; otherwise their answer goes out with the
+ * RateLimit headers added.
+ */
+export function withRateLimit(options: RateLimitOptions, handlers: readonly Handler[]): Handler {
+  const { perMinute, guards, store = new WindowCounts({ perMinute }) } = options;
+  const inner: Handler = (req) => firstAnswer(handlers, req);
+  if (perMinute === 0) return inner;
+
+  const answer = (req: AppRequest, verdict: Verdict | undefined): ReturnType<Handler> => {
+    if (!verdict) return inner(req);
+    const reset = Math.max(1, Math.ceil(verdict.resetMs / 1000));
     const headers = {
       ...EXPOSE_HEADERS,
       'ratelimit-limit': String(perMinute),
-      'ratelimit-remaining': String(Math.max(0, perMinute - used)),
+      'ratelimit-remaining': String(Math.max(0, perMinute - verdict.used)),
       'ratelimit-reset': String(reset),
     };
-    if (used > perMinute) {
+    if (verdict.used > perMinute) {
       return jsonError(429, 'rate_limited', `Too many requests: at most ${perMinute} a minute. Try again in ${reset} s.`,
-        { ...CORS_HEADERS, ...headers, 'retry-after': String(reset) });
+        { ...headers, 'retry-after': String(reset) });
     }
-    req.responseHeaders = req.responseHeaders ? Object.assign(req.responseHeaders, headers) : headers;
-    return undefined;
+    // The handler's own headers win where both name one (the expose list).
+    return mapAnswer(inner(req), (found) => ({ ...found, headers: { ...headers, ...found.headers } }));
+  };
+
+  return (req) => {
+    if (!guards(req)) return inner(req);
+    const key = clientKey(req.clientIp, req.clientAddress);
+    if (key === undefined) return inner(req);
+    const verdict = store.hit(key);
+    return verdict instanceof Promise ? verdict.then((v) => answer(req, v)) : answer(req, verdict);
   };
 }

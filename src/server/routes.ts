@@ -1,33 +1,75 @@
 /**
  * The route handlers the server mounts before static files, and the locals of `/`.
+ * The wiring only: which handlers exist, in which order, which of them the rate limit
+ * guards, what is recorded for analytics, and the parts /healthz reports on.
  */
-import type { AppRequest, Handler } from './app.ts';
+import type { AppRequest, Handler } from './http.ts';
 import type { Config } from './config.ts';
 import { createApi } from './api.ts';
-import { createTextEndpoints } from './text-endpoints.ts';
+import { answersCommandLine, createTextEndpoints } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
-import { createRateLimit } from './rate-limit.ts';
+import { withRateLimit } from './rate-limit.ts';
+import { createCitiesApi } from './cities-api.ts';
+import { createCorrectionsApi } from './corrections-api.ts';
+import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
+import { createRateLimitStore } from './rate-limit-shared.ts';
+import { createAnalyticsApi } from './analytics-api.ts';
+import { Health } from './health.ts';
+import { createAnalytics, type Analytics } from './storage/analytics.ts';
 
 export interface Routes {
   engine: Engine;
+  /** The city search index (loading in the background at first). */
+  cities: CityIndexHandle;
+  /** Records lookups and corrections (a CorrectionRecorder); closed at shutdown. */
+  analytics: Analytics;
   handlers: Handler[];
   pageLocals: (req: AppRequest) => App.Locals;
+  health: Health;
+}
+
+/**
+ * The requests the rate limit counts: the API (but /api/config, the same for everyone and
+ * cacheable) and whatever the command-line endpoints answer, `/` asked as the API included.
+ */
+export const isLimited = (req: AppRequest): boolean =>
+  (req.path.startsWith('/api/') && req.path !== '/api/config') || answersCommandLine(req);
+
+/** The city index's state for /healthz: it builds in the background when the build did not ship it. */
+function cityIndexState(cities: CityIndexHandle): string {
+  const current = cities.current();
+  return current === undefined ? 'loading' : current instanceof Error ? `missing (${current.message})` : 'ok';
 }
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
-  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, distDir });
+  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir });
+  const cities = loadCityIndex({ distDir });
+  const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const record = (req: AppRequest, data: App.Locals['lookup']['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
+  const store = config.rateLimit > 0 ? createRateLimitStore(config) : undefined;
   return {
     engine,
+    cities,
+    analytics,
+    health: new Health().register('analytics', () => analytics.health()).note(() => [
+      `rate-limit: ${store ? store.state() : 'off'}`,
+      ...engine.dataStates.map(([name, state]) => `data ${name}: ${state}`),
+      `data city index: ${cityIndexState(cities)}`,
+    ]),
     handlers: [
-      createRateLimit(config.rateLimit),
-      createTextEndpoints(engine),
-      createApi(engine, config.client),
+      withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
+        createTextEndpoints(engine),
+        createCitiesApi(cities),
+        createCorrectionsApi(engine, analytics),
+        createAnalyticsApi(analytics, config.analytics.token),
+        createApi(engine, config.client, record),
+      ]),
     ],
-    pageLocals: (req) => ({
-      clientIp: req.clientIp,
-      lookup: engine.lookup(req.clientIp, { headers: req.headers }),
-      clientConfig: config.client,
-    }),
+    pageLocals: (req) => {
+      const lookup = engine.lookup(req.clientIp, { headers: req.headers });
+      record(req, lookup.data);
+      return { clientIp: req.clientIp, lookup, clientConfig: config.client };
+    },
   };
 }

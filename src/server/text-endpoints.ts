@@ -5,8 +5,7 @@
  * up another address on all of them. Browsers still get the HTML page at `/`.
  */
 import type { IpInfo } from '../lib/record.ts';
-import { jsonError, jsonText, type AppRequest, type AppResponse, type Handler } from './app.ts';
-import { CORS_HEADERS, invalidIp, timedLookup, timingHeaders } from './api.ts';
+import { invalidIp, jsonText, methodNotAllowed, text, timedLookup, timingHeaders, type AppRequest, type Handler } from './http.ts';
 import { BoundedMap } from './bounded-map.ts';
 import type { Engine } from './lookup/engine.ts';
 
@@ -40,12 +39,11 @@ const FIELDS: Record<string, (r: IpInfo) => string> = {
 };
 
 /** Paths that always answer the command line (`/` does only for command-line clients). */
-export const TEXT_PATHS: ReadonlySet<string> = new Set([...Object.keys(FIELDS), '/json']);
+const TEXT_PATHS: ReadonlySet<string> = new Set([...Object.keys(FIELDS), '/json']);
 
-const TEXT_HEADERS = { ...CORS_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'private, no-store' };
-
-const text = (body: string, extra: Record<string, string> = {}): AppResponse =>
-  ({ status: 200, headers: { ...TEXT_HEADERS, ...extra }, body: body + '\n' });
+/** Whether these endpoints answer the request: their paths, and `/` asked as the API. */
+export const answersCommandLine = (req: AppRequest): boolean =>
+  TEXT_PATHS.has(req.path) || (req.path === '/' && (wantsJson(req) || wantsPlainText(req)));
 
 /**
  * The /json bodies of the last `limit` addresses asked, oldest out first. A memo, not a
@@ -73,16 +71,16 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     const isRoot = path === '/' && !isJson && wantsPlainText(req);
     if (!field && !isJson && !isRoot) return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return jsonError(405, 'method_not_allowed', 'Use GET here.', { ...CORS_HEADERS, allow: 'GET, HEAD' });
+      return methodNotAllowed('GET, HEAD', 'Use GET here.');
     }
     const asked = req.query.get('ip');
     // The caller's own address needs no database: answer it straight away.
-    if (asked === null && (isRoot || path === '/ip')) return text(req.clientIp);
+    if (asked === null && (isRoot || path === '/ip')) return text(200, req.clientIp);
     const ip = asked ?? req.clientIp;
     if (isJson) {
       const start = performance.now();
       const body = memo.get(ip);
-      if (body !== undefined) return jsonText(200, body, { ...CORS_HEADERS, ...timingHeaders(performance.now() - start, 'memo') });
+      if (body !== undefined) return jsonText(200, body, timingHeaders(performance.now() - start, 'memo'));
     }
     const found = timedLookup(engine, ip, asked === null ? { headers: req.headers } : undefined);
     if (!found) return invalidIp(ip);
@@ -90,8 +88,8 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     if (isJson) {
       const body = JSON.stringify(found.result.data) + '\n';
       memo.set(ip, body);
-      return jsonText(200, body, { ...CORS_HEADERS, ...timing });
+      return jsonText(200, body, timing);
     }
-    return text(isRoot ? found.result.data.ip : field!(found.result.data), timing);
+    return text(200, isRoot ? found.result.data.ip : field!(found.result.data), timing);
   };
 }

@@ -1,4 +1,4 @@
-/** Export Data: downloads the current record as the export record of spec section 3. */
+/** Export Data: downloads the current record as the export record (src/lib/export-record.ts). */
 import { buildExportRecord, exportFileName } from '../lib/export-record.ts';
 import { $lookup } from './lookup.ts';
 

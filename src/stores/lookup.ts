@@ -74,8 +74,10 @@ async function run(method: 'GET' | 'POST', background: boolean): Promise<void> {
   const id = ++latest;
   if (!background) $lookup.set({ ...$lookup.get(), status: 'loading', error: null });
   try {
+    // A quiet update repeats a lookup the server already counted: it says so (analytics skip it).
+    const headers: Record<string, string> = background ? { 'content-type': 'application/json', 'x-lookup-update': '1' } : { 'content-type': 'application/json' };
     const init: RequestInit | undefined = method === 'POST'
-      ? { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientInfo: clientInfo(), ...$lookupContext.get() } satisfies LookupRequest) }
+      ? { method, headers, body: JSON.stringify({ clientInfo: clientInfo(), ...$lookupContext.get() } satisfies LookupRequest) }
       : undefined;
     const data = await request(init);
     if (id === latest) $lookup.set({ status: 'loaded', data, error: null });

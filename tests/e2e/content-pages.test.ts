@@ -2,6 +2,7 @@
  * Content pages in a real browser: unknown slugs answer 404 with the 404 page (no redirect),
  * the blog's own not-found page, and the service worker's offline behaviour.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
@@ -100,5 +101,30 @@ describe('the service worker', () => {
     }
     await expect(page.goto(server.url + '/')).rejects.toThrow();
     await context.close();
+  });
+});
+
+describe('dated facts', () => {
+  it.each([
+    ['/ip-lookup/philadelphia', 'cities/philadelphia.json'],
+    ['/isp/cox', 'isps/cox.json'],
+    ['/tool/proxy-detection', 'tools/proxy-detection.json'],
+  ])('%s shows when its facts were reviewed, from %s', async (path, file) => {
+    const { reviewed } = JSON.parse(readFileSync(`content/${file}`, 'utf8')) as { reviewed: string };
+    const page = await browser.newPage();
+    await page.goto(server.url + path);
+    const date = page.getByTestId('reviewed');
+    await expect(date.getAttribute('datetime')).resolves.toBe(reviewed);
+    await expect(page.getByText(/^Facts on this page reviewed on/).isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('lists the dated sources of an ISP\'s company facts as links', async () => {
+    const { sources } = JSON.parse(readFileSync('content/isps/cox.json', 'utf8')) as { sources: Array<{ title: string; url: string }> };
+    const page = await browser.newPage();
+    await page.goto(server.url + '/isp/cox');
+    const list = page.getByRole('region', { name: 'Sources' });
+    for (const s of sources) await expect(list.getByRole('link', { name: s.title }).getAttribute('href')).resolves.toBe(s.url);
+    await page.close();
   });
 });

@@ -83,10 +83,14 @@ describe('the built server', () => {
     expect((await fetch(server.url + '/robots.txt', { headers: { 'if-none-match': etag } })).status).toBe(304);
   });
 
-  it('answers the health check', async () => {
+  it('answers the health check: ok, then one `name: state` line per part', async () => {
     const res = await fetch(server.url + '/healthz');
     expect(res.status).toBe(200);
-    expect(await res.text()).toBe('ok\n');
+    const lines = (await res.text()).trimEnd().split('\n');
+    expect(lines[0]).toBe('ok');
+    expect(lines).toContain('rate-limit: memory, this process only (0 clients this minute, at most 1000000)');
+    expect(lines).toEqual(expect.arrayContaining(['data dbip-city: ok', 'data geolite2-city: ok', 'data asn: ok']));
+    for (const line of lines.slice(1)) expect(line).toMatch(/^[\w -]+: \S/);
   });
 
   it('points robots.txt at the sitemap', async () => {

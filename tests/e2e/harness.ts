@@ -3,8 +3,11 @@
  * Chromium through playwright-core. No downloads: CHROMIUM_PATH or a Debian chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
 
 export interface RunningServer {
   url: string;
@@ -18,17 +21,24 @@ export interface RunningServer {
 const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * Browser settings that keep every test on this machine: blank tiles instead of a tile
- * server, and a STUN address on loopback where nobody answers (tests that need a STUN
- * server start one from stun-responder.ts and pass its URL).
+ * Settings that keep every test on this machine and out of each other's way: blank tiles
+ * instead of a tile server, the STUN responder off (servers started in parallel would all
+ * want udp 3478) and a STUN address on loopback where nobody answers. Tests of the WebRTC
+ * check set STUN_PORT to a free port (stun-relay.ts) and clear PUBLIC_STUN_URL.
  */
-export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
+export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
 
-/** Starts `src/server/main.ts` from the build with extra environment; resolves once it listens. */
+/**
+ * Starts `src/server/main.ts` from the build with extra environment; resolves once it
+ * listens. Unless told otherwise, its analytics go to SQLite in a fresh DATA_DIR, removed
+ * when it stops.
+ */
 export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'whatismyip-e2e-'));
+  const removeData = () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['src/server/main.ts'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...OFFLINE_CLIENT_ENV, ...env },
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...OFFLINE_CLIENT_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -45,8 +55,8 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
           process: child,
           output: () => output,
           stop: () => new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode);
-            child.once('exit', (code) => done(code));
+            if (child.exitCode !== null) { removeData(); return done(child.exitCode); }
+            child.once('exit', (code) => { removeData(); done(code); });
             child.kill('SIGTERM');
           }),
         });
@@ -54,7 +64,7 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${output}`)); });
+    child.once('exit', (code) => { clearTimeout(timer); removeData(); reject(new Error(`server exited with ${code}:\n${output}`)); });
   });
 }
 
@@ -87,4 +97,19 @@ export async function sitemapPaths(base: string): Promise<string[]> {
     for (const [, page] of sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)) paths.push(new URL(page!).pathname);
   }
   return paths;
+}
+
+/** A public address the databases know; the test server believes it from its trusted loopback proxy (TRUST_PROXY=loopback). */
+export const VISITOR = '8.8.8.8';
+export const AS_VISITOR = { 'x-forwarded-for': VISITOR };
+
+/**
+ * The visitor's record as the server sees it, and its timezone when the databases name
+ * one: a browser in that zone keeps the VPN verdict steady (the page posts its timezone
+ * after the WebRTC check, and a mismatch would rightly change verdict and accuracy).
+ */
+export async function visitorRecord(url: string): Promise<{ expected: LookupResponse; timezoneId: string | undefined }> {
+  const res = await fetch(`${url}/api/lookup`, { headers: AS_VISITOR });
+  const expected = LookupResponseSchema.parse(await res.json());
+  return { expected, timezoneId: expected.data.timezone.includes('/') ? expected.data.timezone : undefined };
 }

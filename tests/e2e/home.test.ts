@@ -6,12 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
-
-/** A public address the databases know; the server believes it from the loopback proxy. */
-const VISITOR = '8.8.8.8';
-const AS_VISITOR = { 'x-forwarded-for': VISITOR };
+import { formatAccuracyRadius } from '../../src/lib/badges.ts';
+import type { LookupResponse } from '../../src/lib/record.ts';
+import { AS_VISITOR, VISITOR, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -21,9 +18,7 @@ let timezoneId: string | undefined;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
-  const res = await fetch(`${server.url}/api/lookup`, { headers: AS_VISITOR });
-  expected = LookupResponseSchema.parse(await res.json());
-  timezoneId = expected.data.timezone.includes('/') ? expected.data.timezone : undefined;
+  ({ expected, timezoneId } = await visitorRecord(server.url));
 });
 afterAll(async () => {
   // A server that died mid-run explains every later failure: show what it said.
@@ -59,6 +54,8 @@ describe('the first response', () => {
     expect(html).toContain(expected.data.isp);
     expect(html).toMatch(/data-badge="vpn"/);
     expect(html).toMatch(/data-badge="confidence"/);
+    // The hero states the record's calibrated radius (src/lib/accuracy.ts), not a default.
+    expect(html).toContain(`Radius about ${formatAccuracyRadius(expected.data.accuracy_radius)}`);
     // Nothing measured a round trip yet, so there is no RTT badge.
     expect(html).not.toMatch(/data-badge="rtt"/);
   });
@@ -169,7 +166,7 @@ describe('refresh and errors', () => {
 });
 
 describe('precise location', () => {
-  it("sends the GPS fix and shows the record as 'GPS Enhanced'", async () => {
+  it("sends the GPS fix and shows the record as 'GPS Enhanced', with the browser's own accuracy", async () => {
     const { context, page } = await visit({ geolocation: { latitude: 48.858_37, longitude: 2.294_48, accuracy: 12 }, permissions: ['geolocation'] });
     const button = page.getByRole('button', { name: 'Enable Precise GPS Location' });
     const posted = page.waitForRequest((r) => r.url().endsWith('/api/lookup') && r.method() === 'POST' && /browserLocation":\{/.test(r.postData() ?? ''));
@@ -177,6 +174,7 @@ describe('precise location', () => {
     expect(JSON.parse((await posted).postData()!).browserLocation).toEqual({ lat: 48.858_37, lng: 2.294_48, accuracy: 12 });
     await page.locator('[data-badge="gps"]', { hasText: 'GPS Enhanced' }).waitFor();
     await expect(page.locator('[data-badge="tier"]').textContent()).resolves.toBe('Accuracy: high');
+    await expect(page.locator('[data-badge="radius"]').textContent()).resolves.toBe('Radius about 12 m');
     await expect(button.count()).resolves.toBe(0);
     await context.close();
   });
@@ -200,13 +198,13 @@ describe('tabs and map', () => {
       return { focused: active.textContent, selected: active.getAttribute('aria-selected'), panelVisible: !document.getElementById(active.getAttribute('aria-controls')!)!.hidden };
     });
     await page.keyboard.press('ArrowRight');
-    expect(await selected()).toEqual({ focused: 'VPN', selected: 'true', panelVisible: true });
+    expect(await selected()).toEqual({ focused: 'Verification', selected: 'true', panelVisible: true });
     await page.keyboard.press('End');
-    expect(await selected()).toEqual({ focused: 'Map', selected: 'true', panelVisible: true });
+    expect(await selected()).toEqual({ focused: 'Analytics', selected: 'true', panelVisible: true });
     await page.keyboard.press('ArrowRight');
     expect(await selected()).toEqual({ focused: 'Overview', selected: 'true', panelVisible: true });
     await page.keyboard.press('ArrowLeft');
-    expect((await selected()).focused).toBe('Map');
+    expect((await selected()).focused).toBe('Analytics');
     await page.keyboard.press('Home');
     expect((await selected()).focused).toBe('Overview');
     await expect(page.locator('#panel-map').isHidden()).resolves.toBe(true);
@@ -221,13 +219,20 @@ describe('tabs and map', () => {
     await marker.waitFor();
     const circle = page.locator('path.leaflet-interactive');
     await circle.waitFor();
-    // The circle is the record's accuracy radius at zoom 13 (Web Mercator metres per pixel).
-    const { latitude, accuracy_radius } = expected.data;
-    const metresPerPixel = (156_543.034 * Math.cos((latitude * Math.PI) / 180)) / 2 ** 13;
+    // The circle is the record's accuracy radius, read against the map's own scale bar
+    // ('50 km' over so many pixels), and the map is framed so that all of it is in view.
+    const { accuracy_radius } = expected.data;
+    const scale = page.locator('.leaflet-control-scale-line').first();
+    const [scaleText, scaleBox] = await Promise.all([scale.textContent(), scale.boundingBox()]);
+    const [, amount, unit] = /^(\d+) (m|km)$/.exec(scaleText!.trim())!;
+    const metresPerPixel = (Number(amount) * (unit === 'km' ? 1000 : 1)) / scaleBox!.width;
     const box = (await circle.boundingBox())!;
-    expect(box.height / 2).toBeGreaterThan((accuracy_radius / metresPerPixel) * 0.9);
-    expect(box.height / 2).toBeLessThan((accuracy_radius / metresPerPixel) * 1.1);
-    expect((await page.locator('.map-box').boundingBox())!.height).toBe(600);
+    expect((box.height / 2) * metresPerPixel).toBeGreaterThan(accuracy_radius * 0.9);
+    expect((box.height / 2) * metresPerPixel).toBeLessThan(accuracy_radius * 1.1);
+    const mapBox = (await page.locator('.map-box').boundingBox())!;
+    expect(mapBox.height).toBe(600);
+    expect(box.y).toBeGreaterThanOrEqual(mapBox.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(mapBox.y + mapBox.height);
     await marker.click();
     const popup = page.locator('.leaflet-popup-content');
     await popup.waitFor();

@@ -41,7 +41,8 @@ it('finds no violations on /, each tab opened, nor on /ip-2, /ip-4 and the error
   failures.push(...await violations(page, '/ip-2 error'));
   await context.close();
   expect(failures).toEqual([]);
-});
+  // Seven axe scans: about 100 s on a busy two-core machine.
+}, 180_000);
 
 it.each([
   ['desktop', { width: 1280, height: 720 }],

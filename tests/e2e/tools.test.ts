@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness.ts';
-import { startStunResponder } from './stun-responder.ts';
+import { freeUdpPort, startStunRelay } from './stun-relay.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -137,16 +137,18 @@ describe('/ip-3 bulk lookup', () => {
 });
 
 describe('/ip-3 WebRTC leak test', () => {
-  it('reports a public address WebRTC exposes that the server did not see', async () => {
-    const stun = await startStunResponder({ reflect: '8.8.4.4' });
-    const proxied = await startServer({ TRUST_PROXY: 'loopback', PUBLIC_STUN_URL: stun.url });
+  it('reports an address of another network that WebRTC exposes', async () => {
+    // The server's own STUN responder, reached through a relay playing a NAT whose public address is 1.1.1.1.
+    const stunPort = await freeUdpPort();
+    const stun = await startStunRelay(stunPort, '1.1.1.1');
+    const proxied = await startServer({ TRUST_PROXY: 'loopback', STUN_PORT: String(stunPort), PUBLIC_STUN_URL: stun.url });
     try {
       const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
       const page = await context.newPage();
       await page.goto(proxied.url + '/ip-3');
       const section = page.getByRole('region', { name: 'WebRTC leak test' });
-      await section.getByText('Leak: WebRTC exposes 8.8.4.4, which differs from the address we see.').waitFor({ timeout: 15_000 });
-      expect(stun.requests()).toBeGreaterThan(0);
+      await section.getByText('Leak: WebRTC exposes 1.1.1.1, from a different network than the one this page came through.').waitFor({ timeout: 15_000 });
+      expect(stun.answers()).toBeGreaterThan(0);
       await context.close();
     } finally {
       await proxied.stop();

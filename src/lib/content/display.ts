@@ -15,3 +15,9 @@ export const formatDate = (d: Date): string => DATE.format(d);
 export const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
 /** 3.99 → '$3.99'. */
 export const formatUsd = (n: number): string => USD.format(n);
+
+const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** A measured share, 0.718 → '71.8%'. */
+export const formatShare = (share: number): string => PERCENT.format(share);
+/** A measured distance: one decimal under 100 km ('10.5 km'), whole above ('1,229 km'). */
+export const formatKm = (km: number): string => (km < 100 ? `${km.toFixed(1)} km` : `${COUNT.format(Math.round(km))} km`);

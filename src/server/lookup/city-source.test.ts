@@ -18,13 +18,17 @@ const LONDON = {
   subdivisions: [{ iso_code: 'ENG', names: { en: 'England' } }, { iso_code: 'WSM', names: { en: 'Westminster' } }],
 };
 
+/** LONDON as a Place: MaxMind's own radius kept, and London is a city of a million people or more. */
+const LONDON_PLACE: Place = {
+  city: 'London', region: 'England', countryCode: 'GB', postal: 'EC2V', latitude: 51.5142, longitude: -0.0931, timezone: 'Europe/London',
+  radiusKm: 10, bigCity: true,
+};
+
 describe('placeFromNested', () => {
   it.each<[string, unknown, Partial<Place>]>([
-    ['a full City record', LONDON, {
-      city: 'London', region: 'England', countryCode: 'GB', postal: 'EC2V', latitude: 51.5142, longitude: -0.0931, timezone: 'Europe/London',
-    }],
+    ['a full City record, with its accuracy_radius', LONDON, { ...LONDON_PLACE, bigCity: false }],
     ['a country-only record, registered country as fallback', { registered_country: { iso_code: 'SE' }, location: { latitude: 62, longitude: 15 } }, {
-      city: '', region: '', countryCode: 'SE', postal: '', latitude: 62, longitude: 15, timezone: '',
+      city: '', region: '', countryCode: 'SE', postal: '', latitude: 62, longitude: 15, timezone: '', radiusKm: NaN,
     }],
     ['a record with wrong types', { city: 'London', country: { iso_code: 44 }, location: { latitude: '51' }, subdivisions: {} }, {
       city: '', countryCode: '', latitude: NaN,
@@ -55,9 +59,9 @@ describe('CitySource over an MMDB file', () => {
     expect(source.name).toBe('geoip2-city');
     const out = emptyPlace();
     expect(source.find4(v4('81.2.69.160'), out)).toBe(true);
-    expect(out).toEqual({ city: 'London', region: 'England', countryCode: 'GB', postal: 'EC2V', latitude: 51.5142, longitude: -0.0931, timezone: 'Europe/London' });
+    expect(out).toEqual(LONDON_PLACE);
     expect(source.find6(words('2a02:ff0::1'), out)).toBe(true);
-    expect(out).toMatchObject({ city: '', countryCode: 'SE' });
+    expect(out).toMatchObject({ city: '', countryCode: 'SE', bigCity: false });
     expect(source.find4(v4('8.8.8.8'), out)).toBe(false);
   });
 
@@ -66,7 +70,7 @@ describe('CitySource over an MMDB file', () => {
     if (source instanceof Error) throw source;
     const out = emptyPlace();
     expect(source.find4(v4('5.255.255.5'), out)).toBe(true);
-    expect(out).toMatchObject({ city: 'Moscow', region: 'Moscow', countryCode: 'RU', latitude: 55.7342, timezone: '' });
+    expect(out).toMatchObject({ city: 'Moscow', region: 'Moscow', countryCode: 'RU', latitude: 55.7342, timezone: '', radiusKm: NaN, bigCity: true });
   });
 
   it('answers a record read before from its cache, whatever the caller did to its copy', async () => {
@@ -79,7 +83,7 @@ describe('CitySource over an MMDB file', () => {
     first.latitude = 0;
     const second = emptyPlace();
     expect(source.find4(v4('81.2.69.200'), second)).toBe(true);
-    expect(second).toEqual({ city: 'London', region: 'England', countryCode: 'GB', postal: 'EC2V', latitude: 51.5142, longitude: -0.0931, timezone: 'Europe/London' });
+    expect(second).toEqual(LONDON_PLACE);
     expect(source.find4(v4('81.2.70.1'), second)).toBe(false);
   });
 

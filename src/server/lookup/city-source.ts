@@ -4,18 +4,20 @@
  * - flat (the @ip-location-db files): city, state1, state2, postcode, country_code,
  *   latitude, longitude, timezone, strings possibly empty;
  * - nested (MaxMind GeoIP2/GeoLite2, DB-IP's MaxMind-format files): city.names.en,
- *   subdivisions[0].names.en, country.iso_code, location.latitude/longitude/time_zone,
+ *   subdivisions[0].names.en, country.iso_code, location.latitude/longitude/time_zone/accuracy_radius,
  *   postal.code.
  * A source whose file is missing or broken is simply absent (echoip's optional readers).
  */
 import { readFile } from 'node:fs/promises';
 import { BoundedMap } from '../bounded-map.ts';
-import type { MmdbDecoder } from './mmdb-decoder.ts';
+import { isBigCity } from './big-cities.ts';
+import { shortestFloat32, type MmdbDecoder } from './mmdb-decoder.ts';
 import { MmdbReader, NOT_FOUND } from './mmdb-reader.ts';
 
 /**
- * One source's answer. Missing text is '', missing coordinates NaN. Coordinates are as
- * stored: a float32 field reads as 37.42200088500977 (shortestFloat32 gives 37.422).
+ * One source's answer. Missing text is '', missing coordinates NaN. Coordinates are
+ * rounded where a record is decoded (PlaceCache), once per record: a float32 field reads
+ * as 37.42200088500977, and shortestFloat32 gives the 37.422 the file's maker wrote.
  */
 export interface Place {
   city: string;
@@ -25,10 +27,14 @@ export interface Place {
   latitude: number;
   longitude: number;
   timezone: string;
+  /** The source's own accuracy radius in km (MaxMind files' location.accuracy_radius); NaN when it gives none. */
+  radiusKm: number;
+  /** Whether `city` names a city of a million people or more (src/server/lookup/big-cities.ts). */
+  bigCity: boolean;
 }
 
 export function emptyPlace(): Place {
-  return { city: '', region: '', countryCode: '', postal: '', latitude: NaN, longitude: NaN, timezone: '' };
+  return { city: '', region: '', countryCode: '', postal: '', latitude: NaN, longitude: NaN, timezone: '', radiusKm: NaN, bigCity: false };
 }
 
 /** DB-IP names districts of large cities: 'Moscow (Tsentralnyy administrativnyy okrug)' → 'Moscow'. */
@@ -52,6 +58,7 @@ export function placeFromNested(record: unknown, out: Place): Place {
   out.latitude = coordinate(field(location, 'latitude'));
   out.longitude = coordinate(field(location, 'longitude'));
   out.timezone = text(field(location, 'time_zone'));
+  out.radiusKm = coordinate(field(location, 'accuracy_radius'));
   return out;
 }
 
@@ -62,7 +69,7 @@ export function placeFromNested(record: unknown, out: Place): Place {
 export function readPlace(decoder: MmdbDecoder, offset: number, out: Place): Place {
   const pairs = decoder.openMap(offset);
   out.city = out.region = out.countryCode = out.postal = out.timezone = '';
-  out.latitude = out.longitude = NaN;
+  out.latitude = out.longitude = out.radiusKm = NaN;
   for (let i = 0; i < pairs; i++) {
     const key = decoder.value();
     if (decoder.nextIsContainer()) return placeFromNested(decoder.decode(offset), out);
@@ -83,7 +90,8 @@ export function readPlace(decoder: MmdbDecoder, offset: number, out: Place): Pla
 /**
  * Decoded records by their offset in the file. Many addresses share one record (a city's,
  * a country's), and decoding is most of a lookup's cost; bounded, oldest out first. Per
- * record, not per address: nothing here says which address asked.
+ * record, not per address: nothing here says which address asked. Whether the record
+ * names a big city is settled here too, once per record, off the per-address path.
  */
 class PlaceCache {
   private readonly places: BoundedMap<number, Place>;
@@ -94,11 +102,7 @@ class PlaceCache {
   /** Fills `out` with the record at `offset`, decoding it only the first time it is asked for. */
   fill(reader: MmdbReader, offset: number, out: Place): boolean {
     if (offset === NOT_FOUND) return false;
-    let place = this.places.get(offset);
-    if (place === undefined) {
-      place = readPlace(reader.data, offset, emptyPlace());
-      this.places.set(offset, place);
-    }
+    const place = this.places.get(offset) ?? this.decode(reader, offset);
     out.city = place.city;
     out.region = place.region;
     out.countryCode = place.countryCode;
@@ -106,7 +110,19 @@ class PlaceCache {
     out.latitude = place.latitude;
     out.longitude = place.longitude;
     out.timezone = place.timezone;
+    out.radiusKm = place.radiusKm;
+    out.bigCity = place.bigCity;
     return true;
+  }
+
+  /** The first time a record is asked for: decoded and kept. Apart from `fill`, so the hit path stays small. */
+  private decode(reader: MmdbReader, offset: number): Place {
+    const place = readPlace(reader.data, offset, emptyPlace());
+    place.latitude = shortestFloat32(place.latitude);
+    place.longitude = shortestFloat32(place.longitude);
+    place.bigCity = isBigCity(place.countryCode, place.city);
+    this.places.set(offset, place);
+    return place;
   }
 }
 

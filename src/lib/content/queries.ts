@@ -1,6 +1,7 @@
 /**
- * Content queries the static pages share: page metadata by path, editorial lists in
- * file order, blog posts newest first. Underscore: Astro does not route this file.
+ * Every content query the pages share: page metadata by path, editorial lists in file
+ * order, blog posts newest first, and the copy of the lookup pages. Pages only (it reads
+ * `astro:content`); islands get what they need as props.
  */
 import { getCollection, getEntry, type CollectionEntry, type CollectionKey } from 'astro:content';
 
@@ -37,4 +38,17 @@ export async function toolsBySlug() {
 /** ISP pages by lowercased name, so a city's provider list can link the ones we cover. */
 export async function ispSlugsByName() {
   return new Map((await getCollection('isps')).map((i) => [i.data.name.toLowerCase(), i.id]));
+}
+
+/** Texts of the islands, one page's headings, the VPN offers, and the detail cards' texts (with the VPN badge words). */
+export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4') {
+  const [text, pageCopy, offers] = await Promise.all([
+    getEntry('lookupText', 'lookup'),
+    getEntry('lookupPages', page),
+    getCollection('offers'),
+  ]);
+  if (!text || !pageCopy) throw new Error(`content/site/lookup-*.json lacks the entry for ${page}`);
+  const t = text.data;
+  const cardText = { ...t.cards, vpnDetected: t.badges.vpnDetected, noVpn: t.badges.noVpn };
+  return { text: t, page: pageCopy.data, offers: offers.map((o) => o.data), cardText };
 }

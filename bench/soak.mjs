@@ -1,0 +1,82 @@
+// `npm run bench:soak`: the built server under a mixed load for 5 minutes at the highest
+// rate the machine holds (wrk is closed-loop: every connection sends its next request as
+// soon as the last is answered). One wrk per route, all at once, so each route has its own
+// latency figures. Checks: zero errors (socket errors and answers that are not 2xx/3xx),
+// and RSS at the end within 10% of RSS after the warm-up. Exits 1 when a check fails.
+// Clients come from 10,000 public addresses (X-Forwarded-For behind TRUST_PROXY=loopback),
+// so the rate limit counts every request as it would in production, none of them past it.
+// SOAK_SECONDS (default 300), SOAK_WARMUP_SECONDS (30), WEB_CONCURRENCY (1).
+import { execFileSync, execSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { publicAddresses } from './seeded-random.mjs';
+import { rssMb, wrk } from './wrk.mjs';
+
+const SECONDS = Number(process.env.SOAK_SECONDS || 300);
+const WARMUP = Number(process.env.SOAK_WARMUP_SECONDS || 30);
+const WORKERS = process.env.WEB_CONCURRENCY || '1';
+if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
+const addresses = await publicAddresses(0x5eed);
+const BROWSER = { Accept: 'text/html,application/xhtml+xml', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36' };
+
+/**
+ * The mixed load, one row per route: its requests ([path, client address]), connections
+ * and headers. Add a route here (city search from issue 11, analytics from issue 12 when
+ * they land: e.g. `/api/cities?q=...` with a list of queries) and it is driven, timed and
+ * checked like the others.
+ */
+const ROUTES = [
+  { name: '/ (HTML page)', connections: 4, headers: BROWSER, requests: addresses.map((ip) => ['/', ip]) },
+  { name: '/json, 10k addresses', connections: 12, requests: addresses.map((ip) => [`/json?ip=${ip}`, ip]) },
+  { name: '/ip', connections: 12, requests: addresses.map((ip) => ['/ip', ip]) },
+];
+
+const hasTaskset = (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+const PIN = hasTaskset && os.availableParallelism() >= 2 && WORKERS === '1';
+const port = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
+const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, 'src/server/main.ts']] : [process.execPath, ['src/server/main.ts']];
+const server = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise((resolve, reject) => {
+  server.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });
+  server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+});
+const base = `http://127.0.0.1:${port}`;
+/** RSS of the server: the primary and its workers together. */
+const serverRss = () => {
+  const children = (() => { try { return execFileSync('pgrep', ['-P', String(server.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number); } catch { return []; } })();
+  return [server.pid, ...children].reduce((sum, pid) => sum + rssMb(pid), 0);
+};
+const runAll = (seconds) => Promise.all(ROUTES.map((route) => wrk({ base, requests: route.requests, headers: route.headers, connections: route.connections, seconds, cpu: PIN ? 0 : undefined })));
+
+console.log(`warm-up ${WARMUP} s, then ${SECONDS} s of ${ROUTES.map((r) => r.name).join(', ')}; WEB_CONCURRENCY=${WORKERS}`);
+const warm = await runAll(WARMUP);
+const rssAfterWarmup = serverRss();
+const samples = [];
+const sampler = setInterval(() => samples.push(serverRss()), 5000);
+const results = await runAll(SECONDS);
+clearInterval(sampler);
+const rssAtEnd = serverRss();
+server.kill('SIGTERM');
+
+const table = ROUTES.map((route, i) => ({
+  route: route.name,
+  'req/s': Math.round(results[i].rps),
+  requests: results[i].requests,
+  'p50 ms': +results[i].p50.toFixed(2),
+  'p99 ms': +results[i].p99.toFixed(2),
+  'max ms': +results[i].max.toFixed(1),
+  errors: results[i].errors,
+}));
+const errors = results.reduce((sum, r) => sum + r.errors, 0) + warm.reduce((sum, r) => sum + r.errors, 0);
+const growth = (rssAtEnd - rssAfterWarmup) / rssAfterWarmup;
+const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+console.log(`\n${SECONDS} s, node ${process.version}, ${PIN ? 'server on core 1, wrk on core 0' : 'not pinned'}, load average ${load} (a machine shared with other work)`);
+console.table(table);
+console.log(`total ${Math.round(results.reduce((s, r) => s + r.rps, 0))} req/s; errors (warm-up and run): ${errors}`);
+console.log(`RSS after warm-up ${rssAfterWarmup.toFixed(0)} MB, at the end ${rssAtEnd.toFixed(0)} MB (${(growth * 100).toFixed(1)}%), max during the run ${Math.max(...samples, rssAtEnd).toFixed(0)} MB`);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/soak.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, warmup: WARMUP, workers: WORKERS, pinned: PIN, loadAverage: load, rows: table, errors, rssAfterWarmup, rssAtEnd, rssSamples: samples, errorDetail: results.map((r) => r.errorDetail) }, null, 2));
+const failed = [errors > 0 && `${errors} errors`, Math.abs(growth) > 0.1 && `RSS moved ${(growth * 100).toFixed(1)}% (limit 10%)`].filter(Boolean);
+console.log(failed.length ? `FAILED: ${failed.join('; ')}` : 'PASSED: zero errors, RSS within 10% of its size after warm-up');
+process.exit(failed.length ? 1 : 0);

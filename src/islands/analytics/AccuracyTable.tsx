@@ -1,0 +1,34 @@
+/** Measured location accuracy: corrections, median and 90th-percentile distance, overall and per network type. */
+import type { Dashboard } from '../../lib/analytics.ts';
+import { formatCount, formatKm } from '../../lib/analytics-format.ts';
+import { fillTemplate } from '../../lib/fill-template.ts';
+import type { AnalyticsText } from './text.ts';
+
+type Accuracy = Dashboard['accuracy'];
+
+export function AccuracyTable({ accuracy, text }: { accuracy: Accuracy; text: AnalyticsText }) {
+  const km = (value: number | null) => (value === null ? '' : fillTemplate(text.km, { km: formatKm(value) }));
+  const rows: [string, Omit<Accuracy, 'byNetworkType'>][] = [
+    [text.accuracyAll, accuracy],
+    ...accuracy.byNetworkType.map((g) => [g.networkType, g] as [string, Omit<Accuracy, 'byNetworkType'>]),
+  ];
+  return (
+    <div className="card accuracy">
+      <h4>{text.accuracyTitle}</h4>
+      <p className="analytics-intro">{text.accuracyIntro}</p>
+      {accuracy.corrections === 0 ? <p>{text.accuracyNone}</p> : (
+        <table>
+          <thead>
+            <tr><th scope="col"><span className="visually-hidden">{text.columns.network}</span></th>
+              <th scope="col">{text.corrections}</th><th scope="col">{text.median}</th><th scope="col">{text.p90}</th></tr>
+          </thead>
+          <tbody>
+            {rows.map(([name, g]) => (
+              <tr key={name}><th scope="row">{name}</th><td>{formatCount(g.corrections)}</td><td>{km(g.medianKm)}</td><td>{km(g.p90Km)}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { clientConfigFromEnv, stunUrlFor } from './client-config.ts';
+
+describe('stunUrlFor', () => {
+  it.each<[string, string | null, number | null, string, string | null]>([
+    ['the built-in responder on the host the page came from', null, 3478, 'whatismyip.example', 'stun:whatismyip.example:3478'],
+    ['an IPv4 literal host', null, 3478, '203.0.113.9', 'stun:203.0.113.9:3478'],
+    ['an IPv6 literal host, bracketed as location.hostname gives it', null, 3478, '[2001:db8::1]', 'stun:[2001:db8::1]:3478'],
+    ['the operator\'s STUN server wins over the built-in one', 'stun:stun.example.net:3478', 3478, 'whatismyip.example', 'stun:stun.example.net:3478'],
+    ['the operator\'s STUN server with the responder off', 'stun:stun.example.net', null, 'whatismyip.example', 'stun:stun.example.net'],
+    ['neither: the check does not run', null, null, 'whatismyip.example', null],
+  ])('%s', (_, stunUrl, stunPort, hostname, expected) => {
+    expect(stunUrlFor({ stunUrl, stunPort }, hostname)).toBe(expected);
+  });
+
+  it('takes no third-party STUN server by default', () => {
+    expect(clientConfigFromEnv({}, 3478)).toMatchObject({ stunUrl: null, stunPort: 3478 });
+    expect(clientConfigFromEnv({}, 0)).toMatchObject({ stunUrl: null, stunPort: null });
+  });
+});

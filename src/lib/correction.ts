@@ -1,0 +1,25 @@
+/**
+ * A visitor's correction of the shown place: what the product learns about its own
+ * accuracy. Never an address: the distance between the IP-based place and the city the
+ * visitor chose, with the coarse context needed to group it. Shared by the verification
+ * tab (which sends it), `POST /api/corrections` (which validates it) and the analytics
+ * store (which keeps it).
+ */
+export interface CorrectionEvent {
+  /** Great-circle km from the IP-based place to the chosen city, rounded to 0.1 km. */
+  distance_km: number;
+  /** ISO 3166 alpha-2 country of the IP-based place, or 'Unknown'. */
+  country_code: string;
+  /** network_type of the address (see IpInfo['network_type']). */
+  network_type: string;
+  /**
+   * Which city source put the address nearer the chosen city: a name as in
+   * `sources_used`, 'tie' when equally near or only one source named a place, 'unknown'.
+   */
+  nearer_source: string;
+}
+
+/** Whatever keeps correction events (the analytics store; in memory until it exists). */
+export interface CorrectionRecorder {
+  recordCorrection(event: CorrectionEvent): void;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fallbackCandidate, queryLength } from './city-search.ts';
+import type { LookupResponse } from './record.ts';
+import { applyCorrection, correctionFrom, verificationBadge, type PlaceCorrection } from './verification.ts';
+
+describe('verificationBadge (first match wins)', () => {
+  type Record = Parameters<typeof verificationBadge>[0];
+  const ip: Record = { location_source: 'ip', confidence_score: 0.5, vpn_detected: false };
+  it.each<[string, Partial<Record>, string]>([
+    ['GPS wins over everything, a VPN too', { location_source: 'hybrid', confidence_score: 0.3, vpn_detected: true }, 'highAccuracy'],
+    ['confidence just above 0.8', { confidence_score: 0.81 }, 'goodAccuracy'],
+    ['confidence above 0.8 wins over a VPN', { confidence_score: 0.9, vpn_detected: true }, 'goodAccuracy'],
+    ['confidence exactly 0.8 is not above it', { confidence_score: 0.8 }, 'approximate'],
+    ['confidence 0.8 with a VPN', { confidence_score: 0.8, vpn_detected: true }, 'vpnDetected'],
+    ['cached is not GPS', { location_source: 'cached', confidence_score: 0.5 }, 'approximate'],
+    ['nothing applies', {}, 'approximate'],
+  ])('%s: %s', (_, record, badge) => {
+    expect(verificationBadge({ ...ip, ...record }).badge).toBe(badge);
+  });
+});
+
+describe('fallbackCandidate', () => {
+  it.each<[string, string, boolean, string, number]>([
+    ['the text before the first comma when the server answered an error', 'Springfield, Illinois, US', false, 'Springfield', 0.5],
+    ['the whole text when the server could not be reached', 'Springfield, Illinois', true, 'Springfield, Illinois', 0.3],
+    ['trimmed', '  Ulm  ', false, 'Ulm', 0.5],
+  ])('%s', (_, query, unreachable, city, confidence) => {
+    expect(fallbackCandidate(query, unreachable)).toEqual({
+      city, region: 'Unknown Region', country: 'Unknown', country_code: 'Unknown', latitude: 0, longitude: 0, confidence, population: null,
+    });
+  });
+});
+
+describe('queryLength (the 3-character rule counts what the visitor sees)', () => {
+  it.each([['lo', 2], [' lo ', 2], ['lon', 3], ['😀😀', 2], ['é', 1], ['', 0]])('%j has %i', (q, n) => {
+    expect(queryLength(q)).toBe(n);
+  });
+});
+
+describe('applyCorrection', () => {
+  const record = {
+    success: true, confidence: 0.6, sources_used: [], device: null,
+    data: {
+      ip: '203.0.113.9', city: 'Frankfurt am Main', region: 'Hesse', country: 'DE', country_name: 'Germany', country_code: 'DE',
+      postal: '60313', latitude: 50.11, longitude: 8.68, timezone: 'Europe/Berlin', isp: 'ISP', asn: 'AS1',
+    },
+  } as unknown as LookupResponse;
+  const munich = { city: 'Munich', region: 'Bavaria', country: 'Germany', country_code: 'DE', latitude: 48.13743, longitude: 11.57549, confidence: 0.9, population: 1 };
+
+  it('a verified city replaces the place and drops the postal code, keeping the network', () => {
+    const shown = applyCorrection(record, correctionFrom('203.0.113.9', munich, true)).data;
+    expect(shown).toMatchObject({ city: 'Munich', region: 'Bavaria', country_name: 'Germany', country_code: 'DE', latitude: 48.13743, longitude: 11.57549, postal: 'Unknown', isp: 'ISP', timezone: 'Europe/Berlin' });
+  });
+  it("an unverified city replaces the name only: no coordinates to move to", () => {
+    const shown = applyCorrection(record, correctionFrom('203.0.113.9', fallbackCandidate('Ulm', false), false)).data;
+    expect(shown).toMatchObject({ city: 'Ulm', region: 'Unknown', country_name: 'Germany', latitude: 50.11, longitude: 8.68 });
+  });
+  it("'Unknown Region' is shown as the record's Unknown", () => {
+    const shown = applyCorrection(record, correctionFrom('203.0.113.9', { ...munich, region: 'Unknown Region' }, true)).data;
+    expect(shown.region).toBe('Unknown');
+  });
+  it('a correction of another address changes nothing', () => {
+    const other: PlaceCorrection = correctionFrom('203.0.113.10', munich, true);
+    expect(applyCorrection(record, other)).toBe(record);
+    expect(applyCorrection(record, null)).toBe(record);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * What a recorded lookup is made of, and which requests are recorded at all. The row
+ * keeps the network prefix, never the address: the address is cut to its /24 (IPv4) or
+ * /48 (IPv6) here, before anything is queued.
+ */
+import { isbot } from 'isbot';
+import { formatIp, type ParsedIp } from '../../lib/ip-address.ts';
+import type { IpInfo } from '../../lib/record.ts';
+import type { LookupRow } from './types.ts';
+
+type Headers = { get(name: string): string | null };
+
+const V6_NETWORK_BASE = 2 ** 48;
+
+/** The address's network: `203.0.113.0/24` or `2001:db8:85a3::/48`, and its number (see LookupRow.network). */
+export function networkOf(address: ParsedIp): { prefix: string; key: number } {
+  if (address.version === 4) {
+    const key = address.value >>> 8;
+    return { prefix: `${key >>> 16}.${(key >>> 8) & 255}.${key & 255}.0/24`, key };
+  }
+  const top = address.value >> 80n;
+  return { prefix: `${formatIp({ version: 6, value: top << 80n })}/48`, key: V6_NETWORK_BASE + Number(top) };
+}
+
+/** Header of the page's quiet re-lookup after the WebRTC check (src/stores/lookup.ts): already counted. */
+export const UPDATE_HEADER = 'x-lookup-update';
+
+/**
+ * Whether a request may be recorded: not when the browser asks for no tracking
+ * (`Sec-GPC: 1`, `DNT: 1`), not for bots, not for a prefetch nobody may see, not for an
+ * update of a lookup already counted, and only from a browser, which says so with
+ * `Sec-Fetch-Mode` (sent by every current browser, by scripts almost never).
+ */
+export function mayRecord(headers: Headers): boolean {
+  if (headers.get('sec-gpc')?.trim() === '1' || headers.get('dnt')?.trim() === '1') return false;
+  if (!headers.get('sec-fetch-mode') || headers.get(UPDATE_HEADER)) return false;
+  if (/prefetch/i.test(headers.get('sec-purpose') ?? headers.get('purpose') ?? '')) return false;
+  const agent = headers.get('user-agent');
+  return !!agent && !isbot(agent);
+}
+
+/** The stored row of a lookup of `address` that produced `record`. */
+export function lookupRow(address: ParsedIp, record: IpInfo, at: number): LookupRow {
+  const { prefix, key } = networkOf(address);
+  return {
+    at,
+    network: key,
+    ipPrefix: prefix,
+    ipVersion: record.ip_version,
+    countryCode: record.country_code,
+    countryName: record.country_name,
+    region: record.region,
+    city: record.city,
+    asn: record.asn,
+    networkType: record.network_type,
+    vpnDetected: record.vpn_detected,
+    riskLevel: record.risk_level,
+    locationSource: record.location_source,
+    accuracyTier: record.accuracy_tier,
+  };
+}

@@ -1,0 +1,288 @@
+/**
+ * Contract of the analytics store: the same cases against SQLite and PostgreSQL
+ * (TEST_DATABASE_URL; each test in its own schema). Period boundaries, deltas, unique
+ * networks, top-country order and ties, masking, CSV quoting, accuracy percentiles,
+ * retention, retried batches, and random rows written out of order checked against a
+ * brute-force count of the same rows.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS, PERIODS, periodWindow, type Period } from '../src/lib/analytics.ts';
+import { parseIp } from '../src/lib/ip-address.ts';
+import { analyticsCsv } from '../src/server/analytics-api.ts';
+import { createAnalytics, type Analytics } from '../src/server/storage/analytics.ts';
+import { networkOf } from '../src/server/storage/event.ts';
+import { openPostgresStore } from '../src/server/storage/postgres-store.ts';
+import { openSqliteStore } from '../src/server/storage/sqlite-store.ts';
+import type { AnalyticsStore, CorrectionRow, LookupRow } from '../src/server/storage/types.ts';
+import { seededRandom } from '../bench/seeded-random.mjs';
+import { schemaUrl, testDatabaseUrl, uniqueSchema } from './support/postgres.ts';
+
+const NOW = Date.parse('2026-03-15T10:30:00.000Z');
+const pgBase = testDatabaseUrl();
+
+interface Backend { name: string; open: () => Promise<{ store: AnalyticsStore; cleanup: () => Promise<void> }> }
+const BACKENDS: Backend[] = [
+  {
+    name: 'sqlite',
+    open: async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'analytics-contract-'));
+      return { store: await openSqliteStore(dir), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'postgres',
+    open: async () => {
+      const { url, drop } = schemaUrl(pgBase!, uniqueSchema('contract'));
+      return { store: await openPostgresStore(url), cleanup: drop };
+    },
+  },
+];
+
+let uuid = 0;
+const batchId = () => `batch-${process.pid}-${++uuid}`;
+
+function lookup(at: number, over: Partial<LookupRow> & { ip?: string } = {}): LookupRow {
+  const { prefix, key } = networkOf(parseIp(over.ip ?? '198.51.100.7')!);
+  return {
+    at, network: key, ipPrefix: prefix, ipVersion: prefix.includes(':') ? 'ipv6' : 'ipv4',
+    countryCode: 'US', countryName: 'United States', region: 'Virginia', city: 'Ashburn', asn: 'AS64500',
+    networkType: 'datacenter', vpnDetected: false, riskLevel: 'low', locationSource: 'ip', accuracyTier: 'medium',
+    ...over,
+  };
+}
+
+const correction = (at: number, km: number, networkType = 'mobile'): CorrectionRow =>
+  ({ at, distance_km: km, country_code: 'US', network_type: networkType, nearer_source: 'tie' });
+
+describe.each(BACKENDS)('$name store', ({ name, open }) => {
+  let store: AnalyticsStore;
+  let cleanup: () => Promise<void>;
+  const enabled = name === 'sqlite' || pgBase !== undefined;
+
+  beforeEach(async () => {
+    if (!enabled) return;
+    ({ store, cleanup } = await open());
+  });
+  afterEach(async () => {
+    if (!enabled) return;
+    await store.close();
+    await cleanup();
+  });
+  const write = (lookups: LookupRow[], corrections: CorrectionRow[] = []) => store.write({ id: batchId(), lookups, corrections });
+  const figures = (period: Period, now = NOW) => store.figures(periodWindow(period, now));
+
+  // Each case's row is written 2^i times, so the totals say exactly which cases counted.
+  const BOUNDARIES: [Period, [string, number, 'current' | 'previous' | 'neither'][]][] = [
+    ['24h', [
+      ['the first instant of the window (11:00 yesterday)', Date.parse('2026-03-14T11:00:00.000Z'), 'current'],
+      ['just before it: after the previous window, which stops at 10:30', Date.parse('2026-03-14T10:59:59.999Z'), 'neither'],
+      ['now', NOW, 'current'],
+      ['just after now', NOW + 1, 'neither'],
+      ['the first instant of the previous window', Date.parse('2026-03-13T11:00:00.000Z'), 'previous'],
+      ['just before it', Date.parse('2026-03-13T10:59:59.999Z'), 'neither'],
+      ['24 hours before now: the last instant of the previous window', NOW - 24 * HOUR_MS, 'previous'],
+      ['just after it', NOW - 24 * HOUR_MS + 1, 'neither'],
+    ]],
+    ['7d', [
+      ['the first instant of the window (midnight 6 days ago)', Date.parse('2026-03-09T00:00:00.000Z'), 'current'],
+      ['just before it', Date.parse('2026-03-08T23:59:59.999Z'), 'neither'],
+      ['7 days before now: the last instant of the previous window', NOW - 7 * DAY_MS, 'previous'],
+      ['just after it', NOW - 7 * DAY_MS + 1, 'neither'],
+      ['the first instant of the previous window', Date.parse('2026-03-02T00:00:00.000Z'), 'previous'],
+      ['just before it', Date.parse('2026-03-01T23:59:59.999Z'), 'neither'],
+      ['now', NOW, 'current'],
+    ]],
+    ['30d', [
+      ['the first instant of the window', Date.parse('2026-02-14T00:00:00.000Z'), 'current'],
+      ['just before it: after the previous window, which stops at 10:30', Date.parse('2026-02-13T23:59:59.999Z'), 'neither'],
+      ['30 days before now: the last instant of the previous window', NOW - 30 * DAY_MS, 'previous'],
+      ['just after it', NOW - 30 * DAY_MS + 1, 'neither'],
+      ['the first instant of the previous window', Date.parse('2026-01-15T00:00:00.000Z'), 'previous'],
+      ['just before it', Date.parse('2026-01-14T23:59:59.999Z'), 'neither'],
+    ]],
+  ];
+  it.skipIf(!enabled).each(BOUNDARIES)('counts each row of the %s table in the right window', async (period, cases) => {
+    const rows: LookupRow[] = [];
+    cases.forEach(([, at], i) => { for (let k = 0; k < 2 ** i; k++) rows.push(lookup(at, { ip: `192.0.${i}.1` })); });
+    await write(rows);
+    const f = await figures(period);
+    const expected = (where: string) => cases.reduce((sum, [, , w], i) => sum + (w === where ? 2 ** i : 0), 0);
+    expect(f.current.lookups).toBe(expected('current'));
+    expect(f.previous.lookups).toBe(expected('previous'));
+    expect(f.current.networks).toBe(cases.filter(([, , w]) => w === 'current').length);
+    expect(f.previous.networks).toBe(cases.filter(([, , w]) => w === 'previous').length);
+  });
+
+  it.skipIf(!enabled)('counts a network once per window, in both windows when it was seen in both', async () => {
+    const day = (n: number) => NOW - n * DAY_MS;
+    await write([
+      lookup(day(0), { ip: '203.0.113.5' }), lookup(day(1), { ip: '203.0.113.200' }), lookup(day(9), { ip: '203.0.113.9' }),
+      lookup(day(2), { ip: '2001:db8:85a3::1' }), lookup(day(2), { ip: '2001:db8:85a3:ffff::2' }),
+      lookup(day(10), { ip: '2001:db8:85a4::1' }),
+    ]);
+    const f = await figures('7d');
+    expect(f.current).toMatchObject({ lookups: 4, networks: 2 });
+    expect(f.previous).toMatchObject({ lookups: 2, networks: 2 });
+  });
+
+  it.skipIf(!enabled)('gives VPN rates and the previous window\'s figures; an empty previous window has none', async () => {
+    await write([
+      lookup(NOW - HOUR_MS, { vpnDetected: true }), lookup(NOW - 2 * HOUR_MS), lookup(NOW - 3 * HOUR_MS), lookup(NOW - 4 * HOUR_MS),
+      lookup(NOW - 25 * HOUR_MS, { vpnDetected: true }), lookup(NOW - 26 * HOUR_MS),
+    ]);
+    const f = await figures('24h');
+    expect(f.current).toEqual({ lookups: 4, vpn: 1, vpnRate: 0.25, networks: 1 });
+    expect(f.previous).toEqual({ lookups: 2, vpn: 1, vpnRate: 0.5, networks: 1 });
+    const later = await figures('24h', NOW + 30 * DAY_MS);
+    expect(later.current).toEqual({ lookups: 0, vpn: 0, vpnRate: null, networks: 0 });
+  });
+
+  it.skipIf(!enabled)('lists the top 10 countries by lookups, ties by country code, with their shares', async () => {
+    const rows: LookupRow[] = [];
+    const counts: [string, number][] = [['FR', 2], ['DE', 5], ['BR', 2], ['JP', 1], ['AR', 2], ['CA', 1], ['IT', 1], ['NL', 1], ['SE', 1], ['ES', 1], ['PL', 1], ['AU', 2]];
+    for (const [code, n] of counts) for (let i = 0; i < n; i++) rows.push(lookup(NOW - (i + 1) * 60_000, { countryCode: code, countryName: `Name ${code}` }));
+    await write(rows);
+    const { countries } = await figures('24h');
+    expect(countries.map((c) => `${c.code}:${c.lookups}`)).toEqual(['DE:5', 'AR:2', 'AU:2', 'BR:2', 'FR:2', 'CA:1', 'ES:1', 'IT:1', 'JP:1', 'NL:1']);
+    expect(countries[0]).toEqual({ code: 'DE', name: 'Name DE', lookups: 5, share: 5 / 20 });
+  });
+
+  it.skipIf(!enabled)('counts lookups per hour for 24h and per UTC day for 7d', async () => {
+    await write([lookup(NOW - 10 * 60_000), lookup(NOW - 20 * 60_000), lookup(NOW - 2 * HOUR_MS), lookup(NOW - 3 * DAY_MS)]);
+    const hourly = await figures('24h');
+    expect(hourly.activity).toEqual([
+      { start: Date.parse('2026-03-15T08:00:00.000Z'), lookups: 1 },
+      { start: Date.parse('2026-03-15T10:00:00.000Z'), lookups: 2 },
+    ]);
+    const daily = await figures('7d');
+    expect(daily.activity).toEqual([
+      { start: Date.parse('2026-03-12T00:00:00.000Z'), lookups: 1 },
+      { start: Date.parse('2026-03-15T00:00:00.000Z'), lookups: 3 },
+    ]);
+  });
+
+  it.skipIf(!enabled)('measures accuracy from corrections: median and p90 by nearest rank, overall and per network type', async () => {
+    const kms = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100];
+    await write([], [
+      ...kms.map((km) => correction(NOW - 60_000, km, 'mobile')),
+      correction(NOW - 60_000, 40, 'business'), correction(NOW - 60_000, 20, 'business'),
+      correction(NOW - 8 * DAY_MS, 5000, 'mobile'), // before the 7d window
+    ]);
+    const { accuracy } = await figures('7d');
+    // 13 values: median rank 7, p90 rank 12 (ceil(11.7)).
+    expect(accuracy).toMatchObject({ corrections: 13, medianKm: 7, p90Km: 40 });
+    expect(accuracy.byNetworkType).toEqual([
+      { networkType: 'mobile', corrections: 11, medianKm: 6, p90Km: 10 },
+      { networkType: 'business', corrections: 2, medianKm: 20, p90Km: 40 },
+    ]);
+    const empty = await figures('24h', NOW + 10 * DAY_MS);
+    expect(empty.accuracy).toEqual({ corrections: 0, medianKm: null, p90Km: null, byNetworkType: [] });
+  });
+
+  it.skipIf(!enabled)('writes a retried batch once', async () => {
+    const batch = { id: batchId(), lookups: [lookup(NOW - 1000)], corrections: [correction(NOW - 1000, 3)] };
+    await store.write(batch);
+    await store.write(batch);
+    const f = await figures('24h');
+    expect(f.current.lookups).toBe(1);
+    expect(f.accuracy.corrections).toBe(1);
+  });
+
+  it.skipIf(!enabled)('keeps tabs, backslashes and line breaks in text as they were', async () => {
+    const city = 'Tab\there, back\\slash\nnew line\r';
+    await write([lookup(NOW - 1000, { city, region: '\\N' })]);
+    const [stored] = await store.latest(periodWindow('24h', NOW), 1);
+    expect([stored!.city, stored!.region]).toEqual([city, '\\N']);
+  });
+
+  it.skipIf(!enabled)('returns the newest lookups and a CSV whose commas, quotes and formulas stay data', async () => {
+    await write([
+      lookup(NOW - 3000, { city: 'Washington, D.C.', ip: '203.0.113.77' }),
+      lookup(NOW - 2000, { city: 'The "Big" Apple', ip: '2001:db8:85a3:1::9', vpnDetected: true }),
+      lookup(NOW - 1000, { city: '=HYPERLINK("http://x")', countryName: 'Côte d\'Ivoire' }),
+    ]);
+    const latest = await store.latest(periodWindow('24h', NOW), 2);
+    expect(latest.map((r) => r.city)).toEqual(['=HYPERLINK("http://x")', 'The "Big" Apple']);
+    const csv = analyticsCsv(await store.latest(periodWindow('24h', NOW), 10));
+    expect(csv).toBe([
+      'ip,city,country,vpn_detected,timestamp',
+      `198.51.100.x,"'=HYPERLINK(""http://x"")",Côte d'Ivoire,false,2026-03-15T10:29:59.000Z`,
+      `2001:db8:85a3::/48,"The ""Big"" Apple",United States,true,2026-03-15T10:29:58.000Z`,
+      '203.0.113.x,"Washington, D.C.",United States,false,2026-03-15T10:29:57.000Z',
+      '',
+    ].join('\r\n'));
+  });
+
+  it.skipIf(!enabled)('deletes everything older than the retention cutoff', async () => {
+    await write([lookup(NOW - 91 * DAY_MS), lookup(NOW - 89 * DAY_MS), lookup(NOW - 1000)], [correction(NOW - 91 * DAY_MS, 3)]);
+    expect(await store.purge(NOW - 90 * DAY_MS)).toBe(1);
+    expect((await store.latest({ ...periodWindow('24h', NOW), start: 0 }, 10)).length).toBe(2);
+    expect((await store.figures({ ...periodWindow('30d', NOW), start: 0 })).accuracy.corrections).toBe(0);
+  });
+
+  it.skipIf(!enabled)('agrees with a brute-force count of random rows written out of order', async () => {
+    const random = seededRandom(12);
+    const rows: LookupRow[] = [];
+    const codes = ['US', 'DE', 'FR', 'BR', 'IN', 'JP', 'GB', 'CA', 'AU', 'NL', 'SE', 'PL'];
+    for (let i = 0; i < 1500; i++) {
+      const at = NOW - Math.floor(random() * 65 * DAY_MS);
+      const code = codes[Math.floor(random() * random() * codes.length)]!;
+      rows.push(lookup(at, { ip: `100.${Math.floor(random() * 4)}.${Math.floor(random() * 20)}.1`, countryCode: code, countryName: code, vpnDetected: random() < 0.2 }));
+    }
+    // Shuffled, in batches of 100: late rows land before stored ones.
+    for (let i = 0; i < rows.length; i += 100) await write(rows.slice(i, i + 100));
+    for (const period of PERIODS) {
+      const w = periodWindow(period, NOW);
+      const within = (a: number, b: number) => rows.filter((r) => r.at >= a && r.at < b);
+      const cur = within(w.start, w.end);
+      const prev = within(w.previousStart, w.previousEnd);
+      const f = await figures(period);
+      expect(f.current.lookups, period).toBe(cur.length);
+      expect(f.current.vpn, period).toBe(cur.filter((r) => r.vpnDetected).length);
+      expect(f.current.networks, period).toBe(new Set(cur.map((r) => r.network)).size);
+      expect(f.previous.lookups, period).toBe(prev.length);
+      expect(f.previous.networks, period).toBe(new Set(prev.map((r) => r.network)).size);
+      const byCountry = new Map<string, number>();
+      for (const r of cur) byCountry.set(r.countryCode, (byCountry.get(r.countryCode) ?? 0) + 1);
+      const top = [...byCountry].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+      expect(f.countries.map((c) => [c.code, c.lookups]), period).toEqual(top);
+      expect(f.activity.reduce((s, a) => s + a.lookups, 0), period).toBe(cur.length);
+    }
+  });
+});
+
+describe('dashboard answer', () => {
+  let analytics: Analytics;
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'analytics-dashboard-'));
+    analytics = createAnalytics({ enabled: true, dataDir: dir, databaseUrl: undefined, retentionDays: 90, queueLimit: 10_000 });
+  });
+  afterEach(async () => {
+    await analytics.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('masks recent networks, fills every unit of the period, and words changes against the previous period', async () => {
+    const store = await openSqliteStore(dir);
+    await store.write({ id: batchId(), corrections: [], lookups: [
+      lookup(NOW - 1000, { ip: '203.0.113.77', vpnDetected: true }), lookup(NOW - 2000, { ip: '2001:db8:85a3:7::1' }),
+      lookup(NOW - 8 * DAY_MS, { ip: '203.0.113.1' }),
+    ] });
+    await store.close();
+    const d = await analytics.dashboard('7d', { recent: true }, NOW);
+    expect(d.recent!.map((r) => r.network)).toEqual(['203.0.113.x', '2001:db8:85a3::/48']);
+    expect(d.lookups).toEqual({ value: 2, previous: 1, change: 1 });
+    expect(d.networks).toEqual({ value: 2, previous: 1, change: 1 });
+    expect(d.vpnRate).toEqual({ value: 0.5, previous: 0, change: 0.5 });
+    expect(d.activity.map((a) => a.lookups)).toEqual([0, 0, 0, 0, 0, 0, 2]);
+    expect(d.activity[0]!.start).toBe('2026-03-09T00:00:00.000Z');
+    const publicView = await analytics.dashboard('24h', { recent: false }, NOW + 2 * DAY_MS);
+    expect(publicView.recent).toBeNull();
+    expect(publicView.lookups).toEqual({ value: 0, previous: 0, change: null });
+    expect(publicView.vpnRate).toEqual({ value: null, previous: null, change: null });
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The analytics tab in a real Chromium: nothing loads until the tab opens, the figures
+ * are the server's, a period switch asks again, the CSV export downloads the masked
+ * rows, the public sees no recent lookups, empty and failed answers show the empty state,
+ * and axe finds nothing. Headless Chromium is a bot to isbot, so the browser's own visits
+ * are not recorded: the rows are the ones seeded here.
+ */
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+/** Seeded visitors: two from one British /24, one from an IPv6 /48 the databases place in Canada. */
+const VISITORS = ['81.2.69.142', '81.2.69.160', '2001:4860:4860::8888'];
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  for (const ip of VISITORS) {
+    const res = await fetch(`${server.url}/api/lookup`, { headers: { 'user-agent': UA, 'sec-fetch-mode': 'cors', 'x-forwarded-for': ip } });
+    expect(res.status).toBe(200);
+  }
+  // The queue writes within a quarter of a second.
+  await new Promise((r) => setTimeout(r, 1000));
+});
+afterAll(async () => { await browser?.close(); await server?.stop(); });
+
+async function open(base: string, options: BrowserContextOptions = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const asked: string[] = [];
+  page.on('request', (r) => { if (r.url().includes('/api/analytics')) asked.push(new URL(r.url()).search); });
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  return { context, page, asked };
+}
+
+const figure = (page: Page, id: string) => page.locator(`[data-figure="${id}"] .figure-value`);
+
+describe('for the operator (loopback)', () => {
+  it('asks nothing until the tab opens, then shows the period\'s figures; a period switch asks again', async () => {
+    const { context, page, asked } = await open(server.url);
+    await page.waitForTimeout(500);
+    expect(asked).toEqual([]);
+    const first = page.waitForResponse((r) => r.url().endsWith('/api/analytics?period=7d'));
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    expect((await first).status()).toBe(200);
+    await expect.poll(() => figure(page, 'lookups').textContent(), { timeout: 20_000 }).toBe('3');
+    expect(await figure(page, 'networks').textContent()).toBe('2');
+    expect(await page.getByRole('list', { name: 'Top countries' }).getByRole('listitem').allTextContents())
+      .toEqual(['United Kingdom2 (66.7%)', 'Canada1 (33.3%)']);
+    expect(await page.getByRole('img', { name: 'Lookups per day (UTC)' }).count()).toBe(1);
+
+    const second = page.waitForResponse((r) => r.url().endsWith('/api/analytics?period=24h'));
+    await page.getByLabel('Period').selectOption('24h');
+    expect((await second).status()).toBe(200);
+    await page.getByRole('img', { name: 'Lookups per hour (UTC)' }).waitFor();
+    await page.getByText('Show the values').click();
+    expect(await page.locator('.activity tbody tr').count()).toBe(24);
+    expect(asked).toEqual(['?period=7d', '?period=24h']);
+    await context.close();
+  });
+
+  it('lists the recent lookups masked and exports them as CSV', async () => {
+    const { context, page } = await open(server.url);
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    const table = page.getByRole('table', { name: 'Recent lookups' });
+    await table.waitFor();
+    expect(await table.locator('tbody td:first-child').allTextContents()).toEqual(['2001:4860:4860::/48', '81.2.69.x', '81.2.69.x']);
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('ip-analytics-7d.csv');
+    const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\r\n');
+    expect(lines[0]).toBe('ip,city,country,vpn_detected,timestamp');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['2001:4860:4860::/48', '81.2.69.x', '81.2.69.x']);
+    for (const ip of VISITORS) expect(lines.join('\n')).not.toContain(ip);
+    await context.close();
+  });
+
+  it('passes axe with the tab open and its values shown', async () => {
+    const { context, page } = await open(server.url);
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    await page.getByRole('table', { name: 'Recent lookups' }).waitFor();
+    await page.getByText('Show the values').click();
+    const { violations } = await new AxeBuilder({ page }).include('#panel-analytics').analyze();
+    expect(violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('for the public', () => {
+  it('shows the figures without recent lookups or the export', async () => {
+    const { context, page } = await open(server.url, { extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    await expect.poll(() => figure(page, 'lookups').textContent(), { timeout: 20_000 }).toBe('3');
+    expect(await page.getByText('Recent lookups').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Export CSV' }).count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('with nothing to show', () => {
+  it('says so when the period has no lookups', async () => {
+    const empty = await startServer({ TRUST_PROXY: 'loopback' });
+    try {
+      const { context, page } = await open(empty.url);
+      await page.getByRole('tab', { name: 'Analytics' }).click();
+      await page.getByText('No analytics data available').waitFor();
+      expect(await page.locator('[data-figure]').count()).toBe(0);
+      await context.close();
+    } finally {
+      await empty.stop();
+    }
+  });
+
+  it('says so when the request fails', async () => {
+    const { context, page } = await open(server.url);
+    await page.route('**/api/analytics?*', (route) => route.abort());
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    await page.getByText('No analytics data available').waitFor();
+    expect(await page.locator('[data-figure]').count()).toBe(0);
+    await context.close();
+  });
+});
