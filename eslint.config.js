@@ -3,7 +3,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', '.astro/**', 'node_modules/**', 'data/**', 'coverage/**'] },
+  { ignores: ['dist/**', '.astro/**', 'node_modules/**', 'data/**', 'coverage/**', '.stryker-tmp/**', 'reports/**'] },
   tseslint.configs.recommended,
   {
     rules: {

@@ -17,10 +17,13 @@ async function lookup(path: string, init?: Parameters<AppRequestFn>[1]) {
   return { res, body: LookupResponseSchema.parse(await res.json()) };
 }
 
-async function expectError(res: Response, status: number, code: string) {
+/** Checks an error answer's status and code; returns its message. */
+async function expectError(res: Response, status: number, code: string): Promise<string> {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(ApiErrorSchema.parse(await res.json()).error.code).toBe(code);
+  const { error } = ApiErrorSchema.parse(await res.json());
+  expect(error.code).toBe(code);
+  return error.message;
 }
 
 describe('GET /api/lookup/{ip}', () => {
@@ -52,8 +55,21 @@ describe('GET /api/lookup/{ip}', () => {
     expect(body.data.ip).toBe('8.8.8.8');
   });
 
-  it.each(['not-an-ip', '1.2.3.4.5', '999.1.1.1', '%00', '1.2.3.4%2F24', 'x'.repeat(300)])('answers 400 invalid_ip for %j', async (ip) => {
-    await expectError(await get(`/api/lookup/${encodeURIComponent(ip)}`), 400, 'invalid_ip');
+  it.each(['not-an-ip', '1.2.3.4.5', '999.1.1.1', '%00', '1.2.3.4%2F24'])('answers 400 invalid_ip for %j', async (ip) => {
+    const message = await expectError(await get(`/api/lookup/${encodeURIComponent(ip)}`), 400, 'invalid_ip');
+    expect(message).toBe(`"${decodeURIComponent(encodeURIComponent(ip))}" is not a valid IPv4 or IPv6 address.`);
+  });
+
+  it('quotes at most 64 characters of a long input back', async () => {
+    const message = await expectError(await get(`/api/lookup/${'x'.repeat(300)}`), 400, 'invalid_ip');
+    expect(message).toBe(`"${'x'.repeat(64)}" is not a valid IPv4 or IPv6 address.`);
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const res = await get('/api/lookup/8.8.8.8', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.text()).toBe('');
   });
 });
 
@@ -63,6 +79,16 @@ describe('GET and POST /api/lookup (the caller)', () => {
     expect(body.data.ip).toBe('127.0.0.1');
     expect(body.device).toMatchObject({ browser: 'Chrome', os: 'Linux', device: 'Desktop' });
     expect(res.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it.each([
+    ['no address: the caller', '{}', '127.0.0.1'],
+    ['a blank address: the caller', '{"ip":"  "}', '127.0.0.1'],
+    ['an address with spaces around it', '{"ip":" 8.8.8.8 "}', '8.8.8.8'],
+  ])('looks up %s on POST', async (_n, body, ip) => {
+    const res = await post('/api/lookup', body);
+    expect(res.status).toBe(200);
+    expect(LookupResponseSchema.parse(await res.json()).data.ip).toBe(ip);
   });
 
   it('scores a timezone mismatch from the client info', async () => {
@@ -87,13 +113,14 @@ describe('GET and POST /api/lookup (the caller)', () => {
   });
 
   it.each([
-    ['bad JSON', '{"ip":', 400, 'bad_json'],
-    ['a wrong shape', '{"browserLocation":{"lat":"north"}}', 400, 'invalid_request'],
-    ['a latitude out of range', '{"browserLocation":{"lat":123,"lng":0,"accuracy":5}}', 400, 'invalid_request'],
-    ['an invalid address', '{"ip":"300.1.1.1"}', 400, 'invalid_ip'],
-    ['too large a body', JSON.stringify({ ip: '8.8.8.8', pad: 'x'.repeat(70_000) }), 413, 'payload_too_large'],
-  ])('answers %s with %i %s', async (_n, body, status, code) => {
-    await expectError(await post('/api/lookup', body), status, code);
+    ['bad JSON', '{"ip":', 400, 'bad_json', /^The request body is not valid JSON\.$/],
+    ['a wrong shape', '{"browserLocation":{"lat":"north"}}', 400, 'invalid_request', /^browserLocation\.lat: ./],
+    ['a body that is not an object', '"8.8.8.8"', 400, 'invalid_request', /^body: ./],
+    ['a latitude out of range', '{"browserLocation":{"lat":123,"lng":0,"accuracy":5}}', 400, 'invalid_request', /^browserLocation\.lat: ./],
+    ['an invalid address', '{"ip":"300.1.1.1"}', 400, 'invalid_ip', /^"300\.1\.1\.1" is not a valid/],
+    ['too large a body', JSON.stringify({ ip: '8.8.8.8', pad: 'x'.repeat(70_000) }), 413, 'payload_too_large', /./],
+  ])('answers %s with %i %s', async (_n, body, status, code, message) => {
+    expect(await expectError(await post('/api/lookup', body), status, code)).toMatch(message);
   });
 });
 
@@ -107,53 +134,101 @@ describe('POST /api/lookup/bulk', () => {
     expect(body.results[3]!.input).toBe('42');
   });
 
-  it('answers CSV when asked, with a header and the same rows', async () => {
-    const res = await post('/api/lookup/bulk?format=csv', JSON.stringify(['8.8.8.8', 'nope', '=cmd()']));
+  it.each([
+    ['?format=csv', '/api/lookup/bulk?format=csv', {}],
+    ['Accept: text/csv', '/api/lookup/bulk', { accept: 'text/csv' }],
+  ])('answers CSV for %s, with a header, the same rows, and coordinates as numbers', async (_n, path, headers) => {
+    const res = await post(path, JSON.stringify(['8.8.8.8', 'nope', '=cmd()']), headers);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="ip-lookup.csv"');
+    const text = await res.text();
+    expect(text.endsWith('\r\n')).toBe(true);
+    const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,error');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/^8\.8\.8\.8,8\.8\.8\.8,US,/);
+    // A number is a number (src/lib/csv.ts): the US longitude is negative and unguarded.
+    const { data } = (await lookup('/api/lookup/8.8.8.8')).body;
+    expect(data.longitude).toBeLessThan(0);
+    expect(lines[1]).toContain(`,${data.latitude},${data.longitude},`);
     expect(lines[2]).toMatch(/^nope,(,){12}"""nope"" is not a valid/);
     expect(lines[3]).toMatch(/^'=cmd\(\)/);
   });
 
+  it('looks up exactly 100 addresses, the most one request may carry', async () => {
+    const inputs = Array.from({ length: 100 }, (_, i) => `8.8.${i}.8`);
+    const res = await post('/api/lookup/bulk', JSON.stringify(inputs));
+    expect(res.status).toBe(200);
+    const body = await res.json() as { count: number; results: Array<{ input: string; data?: unknown }> };
+    expect(body.count).toBe(100);
+    expect(body.results.map((r) => r.input)).toEqual(inputs);
+    expect(body.results.every((r) => r.data !== undefined)).toBe(true);
+  });
+
   it.each([
-    ['more than 100 addresses', JSON.stringify(Array.from({ length: 101 }, () => '8.8.8.8')), 'too_many'],
-    ['an object without ips', '{"addresses":[]}', 'invalid_request'],
-    ['bad JSON', '[1,', 'bad_json'],
-  ])('refuses %s with 400', async (_n, body, code) => {
-    await expectError(await post('/api/lookup/bulk', body), 400, code);
+    ['101 addresses', JSON.stringify(Array.from({ length: 101 }, () => '8.8.8.8')), 'too_many', 'At most 100 addresses per request; this one has 101.'],
+    ['an object without ips', '{"addresses":[]}', 'invalid_request', 'Send a JSON array of addresses, or {"ips": [...]}.'],
+    ['bad JSON', '[1,', 'bad_json', 'The request body is not valid JSON.'],
+  ])('refuses %s with 400', async (_n, body, code, message) => {
+    expect(await expectError(await post('/api/lookup/bulk', body), 400, code)).toBe(message);
   });
 });
 
 describe('the rest of /api', () => {
-  it('serves the runtime client config', async () => {
-    const config = ClientConfigSchema.parse(await (await get('/api/config')).json());
+  it('serves the runtime client config, cacheable for five minutes', async () => {
+    const res = await get('/api/config');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const config = ClientConfigSchema.parse(await res.json());
     expect(config.stunUrl).toBe('stun:127.0.0.1:3478');
     expect(config.stunPort).toBe(3478);
     expect(config.ipv4Url).toBeNull();
   });
 
   it.each([
-    ['PUT', '/api/lookup', 'GET, HEAD, POST'],
-    ['DELETE', '/api/lookup/8.8.8.8', 'GET, HEAD'],
-    ['GET', '/api/lookup/bulk', 'POST'],
-    ['POST', '/api/config', 'GET, HEAD'],
-  ])('answers %s %s with 405 and Allow', async (method, path, allow) => {
+    ['PUT', '/api/lookup', 'GET, HEAD, POST', 'Use GET, POST here.'],
+    ['DELETE', '/api/lookup/8.8.8.8', 'GET, HEAD', 'Use GET here.'],
+    ['GET', '/api/lookup/bulk', 'POST', 'Use POST here.'],
+    ['POST', '/api/config', 'GET, HEAD', 'Use GET here.'],
+  ])('answers %s %s with 405 and Allow', async (method, path, allow, message) => {
     const res = await get(path, { method });
-    await expectError(res, 405, 'method_not_allowed');
+    expect(await expectError(res, 405, 'method_not_allowed')).toBe(message);
     expect(res.headers.get('allow')).toBe(allow);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('answers an unknown API path with a JSON 404', async () => {
-    await expectError(await get('/api/nothing-here'), 404, 'not_found');
+  it.each(['/api', '/api/nothing-here'])('answers the unknown API path %s with a JSON 404', async (path) => {
+    expect(await expectError(await get(path), 404, 'not_found')).toBe(`No API endpoint at ${path}.`);
+  });
+
+  it('leaves a path that only starts like the API to the site', async () => {
+    const res = await get('/apinothing');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('measures Server-Timing within the time the request took', async () => {
+    for (const [path, init] of [
+      ['/api/lookup/8.8.8.8', {}],
+      ['/api/lookup/bulk', { method: 'POST', body: '["1.1.1.1"]' }],
+      ['/json?ip=9.9.9.10', {}],
+      ['/country?ip=1.0.0.1', {}],
+    ] as const) {
+      const started = performance.now();
+      const res = await get(path, init);
+      const elapsed = performance.now() - started;
+      const ms = Number(/^lookup;dur=([\d.]+);/.exec(res.headers.get('server-timing') ?? '')?.[1]);
+      expect(ms, path).toBeGreaterThanOrEqual(0);
+      expect(ms, path).toBeLessThanOrEqual(elapsed);
+    }
   });
 
   it('answers a CORS preflight', async () => {
     const res = await get('/api/lookup/bulk', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' } });
     expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, HEAD, POST, OPTIONS');
+    expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type, Accept');
+    expect(res.headers.get('access-control-max-age')).toBe('86400');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 });

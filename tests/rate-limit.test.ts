@@ -1,20 +1,21 @@
 /**
- * The rate limit: window edges, a bounded memory under millions of clients with limited
- * clients kept limited, and limits that hold across the workers of one machine
- * (WEB_CONCURRENCY=2) and across machines (two apps on one Redis), failing open when
- * Redis does not answer.
+ * The rate limit: what a client reads off the answers (RateLimit-* headers, 429 and
+ * Retry-After at request N+1 and at the window's exact edges, on Vitest's fake Date), window
+ * edges, a bounded memory under millions of clients with limited clients kept limited, and
+ * limits that hold across the workers of one machine (WEB_CONCURRENCY=2) and across
+ * machines (two apps on one Redis), failing open when Redis does not answer.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseIp } from '../src/lib/ip-address.ts';
 import type { AppRequest, AppResponse } from '../src/server/http.ts';
 import { withRateLimit } from '../src/server/rate-limit.ts';
 import { redisStore } from '../src/server/rate-limit-shared.ts';
 import { WINDOW_MS, WindowCounts } from '../src/server/rate-limit-store.ts';
-import { createTestApp } from './app-harness.ts';
+import { createTestApp, type AppRequestFn } from './app-harness.ts';
 import { startServer } from './e2e/harness.ts';
 import { testRedisUrl, uniquePrefix } from './support/redis.ts';
 
@@ -25,6 +26,91 @@ const requestFrom = (ip: string): AppRequest => ({
 });
 /** The nth public IPv4 address of a walk through 11.0.0.0 upwards (no reserved range on the way for 16M steps). */
 const nthAddress = (n: number) => `${11 + (n >>> 24)}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+
+describe('as a client sees it', () => {
+  // Only the answers are read, never the limiter's state, so these hold for any store.
+  const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
+  const LIMIT = 3;
+  afterEach(() => { vi.useRealTimers(); });
+
+  /** An app limiting public clients to `limit` a minute behind a trusted proxy, started at T0 on a fake Date. */
+  async function limitedApp(limit = String(LIMIT)): Promise<AppRequestFn> {
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    return createTestApp({ RATE_LIMIT: limit, TRUST_PROXY: 'loopback' });
+  }
+  const from = (client: string) => ({ headers: { 'x-forwarded-for': client } });
+
+  /** What a client reads off one answer. */
+  async function seen(res: Response) {
+    const body = await res.text();
+    return {
+      status: res.status,
+      limit: res.headers.get('ratelimit-limit'),
+      remaining: res.headers.get('ratelimit-remaining'),
+      reset: res.headers.get('ratelimit-reset'),
+      retryAfter: res.headers.get('retry-after'),
+      code: res.status === 429 ? (JSON.parse(body) as { error: { code: string } }).error.code : undefined,
+    };
+  }
+  const allowed = (remaining: number, reset: number) =>
+    ({ status: 200, limit: String(LIMIT), remaining: String(remaining), reset: String(reset), retryAfter: null, code: undefined });
+  const refused = (seconds: number) =>
+    ({ status: 429, limit: String(LIMIT), remaining: '0', reset: String(seconds), retryAfter: String(seconds), code: 'rate_limited' });
+
+  it('allows exactly N requests a minute and refuses request N+1 until the minute is over', async () => {
+    const app = await limitedApp();
+    const at = async (ms: number) => {
+      vi.setSystemTime(T0 + ms);
+      return seen(await app('/ip', from('8.8.4.4')));
+    };
+    expect(await at(0)).toEqual(allowed(2, 60));
+    expect(await at(0)).toEqual(allowed(1, 60));
+    expect(await at(0)).toEqual(allowed(0, 60));
+    expect(await at(0)).toEqual(refused(60));
+    expect(await at(30_000)).toEqual(refused(30));
+    expect(await at(59_999)).toEqual(refused(1));
+    // Exactly one minute after the first request: a new minute, a full allowance.
+    expect(await at(60_000)).toEqual(allowed(2, 60));
+  });
+
+  it('counts each client on its own, IPv6 clients per /64, an IPv4-mapped address as its IPv4 address', async () => {
+    const app = await limitedApp();
+    for (let i = 0; i < LIMIT; i++) await app('/ip', from('8.8.4.4'));
+    expect((await app('/ip', from('8.8.4.4'))).status).toBe(429);
+    const remaining = async (client: string) => (await app('/ip', from(client))).headers.get('ratelimit-remaining');
+    expect(await remaining('9.9.9.9')).toBe('2');
+    expect(await remaining('2a00:1450:1:2::1')).toBe('2');
+    expect(await remaining('2a00:1450:1:2:ffff::9')).toBe('1');
+    expect(await remaining('2a00:1450:1:3::1')).toBe('2');
+    expect(await remaining('::ffff:9.9.9.9')).toBe('1');
+  });
+
+  it('counts the API and the command-line answers, not pages, and never limits loopback or private clients', async () => {
+    const app = await limitedApp();
+    expect(await seen(await app('/api/lookup/1.1.1.1', from('8.8.4.4')))).toEqual(allowed(2, 60));
+    expect(await seen(await app('/json?ip=1.1.1.1', from('8.8.4.4')))).toEqual(allowed(1, 60));
+    const page = await app('/robots.txt', from('8.8.4.4'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('ratelimit-remaining')).toBeNull();
+    expect(await seen(await app('/country?ip=1.1.1.1', from('8.8.4.4')))).toEqual(allowed(0, 60));
+    for (const client of ['127.0.0.1', '10.1.2.3', '192.168.1.1', 'fd00::1']) {
+      for (let i = 0; i <= LIMIT; i++) {
+        const res = await app('/ip', from(client));
+        expect(res.status, client).toBe(200);
+        expect(res.headers.get('ratelimit-limit'), client).toBeNull();
+      }
+    }
+  });
+
+  it('is off with RATE_LIMIT=0', async () => {
+    const app = await limitedApp('0');
+    for (let i = 0; i < 2; i++) {
+      const res = await app('/ip', from('8.8.4.4'));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
+    }
+  });
+});
 
 describe('the memory store', () => {
   it.each([

@@ -1,12 +1,13 @@
 /**
- * The command-line answers (ifconfig.co-compatible), in-process through app.request(),
- * and the rate limit behind a trusted proxy over a real socket.
+ * The command-line answers (ifconfig.co-compatible), in-process through app.request();
+ * the page `/` for browsers and the 404 page over a real socket (the page renders into
+ * node's response). The rate limit has its own file (rate-limit.test.ts).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
 import { JsonMemo } from '../src/server/text-endpoints.ts';
 import { createTestApp, type AppRequestFn } from './app-harness.ts';
-import { startTestServer } from './http-harness.ts';
+import { startTestServer, type TestServer } from './http-harness.ts';
 
 let request: AppRequestFn;
 beforeAll(async () => { request = await createTestApp(); });
@@ -17,13 +18,28 @@ const text = async (path: string, headers: Record<string, string> = { 'user-agen
 };
 
 describe('curl host/', () => {
-  it.each(['curl/8.5.0', 'Wget/1.21.4', 'HTTPie/3.2.2', 'Go-http-client/1.1', 'python-requests/2.32'])(
-    'answers %s with the bare IP and a newline', async (ua) => {
-      const { res, body } = await text('/', { 'user-agent': ua });
-      expect(body).toBe('127.0.0.1\n');
-      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-      expect(res.headers.get('cache-control')).toBe('private, no-store');
-    });
+  // Every command-line client src/server/text-endpoints.ts knows, as it names itself.
+  it.each([
+    ['curl', 'curl/8.5.0'],
+    ['Wget', 'Wget/1.21.4'],
+    ['HTTPie', 'HTTPie/3.2.2'],
+    ['Go', 'Go-http-client/1.1'],
+    ['Python requests', 'python-requests/2.32.3'],
+    ['Python urllib', 'Python-urllib/3.12'],
+    ['Perl LWP', 'libwww-perl/6.72'],
+    ['Perl lwp-request', 'lwp-request/6.72 libwww-perl/6.72'],
+    ['Windows PowerShell', 'Mozilla/5.0 (Windows NT; Windows NT 10.0; en-US) WindowsPowerShell/5.1.22621.2506'],
+    ['PowerShell 7', 'Mozilla/5.0 (Windows NT 10.0; Microsoft Windows 10.0.22631; en-US) PowerShell/7.4.1'],
+    ['FreeBSD fetch', 'fetch libfetch/2.0'],
+    ['aria2', 'aria2/1.37.0'],
+    ['xh', 'xh/0.22.0'],
+    ['OkHttp', 'okhttp/4.12.0'],
+  ])('answers %s (%s) with the bare IP and a newline', async (_name, ua) => {
+    const { res, body } = await text('/', { 'user-agent': ua });
+    expect(body).toBe('127.0.0.1\n');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+  });
 
   it('answers Accept: text/plain with the bare IP', async () => {
     expect((await text('/', { accept: 'text/plain', 'user-agent': 'Mozilla/5.0' })).body).toBe('127.0.0.1\n');
@@ -34,16 +50,34 @@ describe('curl host/', () => {
     expect(IpInfoSchema.parse(JSON.parse(body)).asn).toBe('AS15169');
   });
 
-  it('leaves browsers to the HTML page', async () => {
-    // The page renders into node's response: ask over a socket.
-    const server = await startTestServer();
-    try {
-      const res = await fetch(server.url + '/', { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36', accept: 'text/html,*/*' } });
-      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(await res.text()).toContain('<!DOCTYPE html>');
-    } finally {
-      await server.close();
-    }
+});
+
+describe('pages, over a socket', () => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer(); });
+  afterAll(() => server.close());
+  const page = async (path: string, ua: string) => {
+    const res = await fetch(server.url + path, { headers: { 'user-agent': ua, accept: 'text/html,*/*' } });
+    return { res, body: await res.text() };
+  };
+
+  it.each([
+    ['Chrome', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'],
+    ['Firefox', 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0'],
+    ['a client whose name only starts like curl', 'curlew/1.0'],
+  ])('answers %s at / with the HTML page showing its address', async (_name, ua) => {
+    const { res, body } = await page('/', ua);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html\b/);
+    expect(body).toMatch(/^<!DOCTYPE html>/i);
+    expect(body).toMatch(/data-testid="ip"[^>]*>127\.0\.0\.1</);
+  });
+
+  it.each(['/no/such/page', '/ip-lookup/atlantis', '/blog/no-such-post'])('answers %s with status 404 and the HTML 404 page', async (path) => {
+    const { res, body } = await page(path, 'Mozilla/5.0');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html\b/);
+    expect(body).toMatch(/^<!DOCTYPE html>/i);
   });
 });
 
@@ -89,9 +123,18 @@ describe('one field per endpoint', () => {
     expect(JSON.parse(body).error.code).toBe('invalid_ip');
   });
 
-  it('refuses POST with 405', async () => {
-    const res = await request('/ip', { method: 'POST' });
+  it.each(['/ip', '/json', '/country'])('refuses POST %s with 405 and Allow', async (path) => {
+    const res = await request(path, { method: 'POST', headers: { 'user-agent': 'curl/8.5.0' } });
     expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use GET here.' } });
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const res = await request('/country?ip=8.8.8.8', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toBe('');
   });
 });
 
@@ -112,33 +155,5 @@ describe('the /json memo', () => {
     const off = new JsonMemo(0);
     off.set('1.1.1.1', 'a');
     expect(off.get('1.1.1.1')).toBeUndefined();
-  });
-});
-
-describe('rate limit', () => {
-  it('counts per client behind a trusted proxy and answers 429 with Retry-After', async () => {
-    const limited = await startTestServer({ RATE_LIMIT: '3', TRUST_PROXY: 'loopback' });
-    try {
-      const hit = (ip: string) => fetch(limited.url + '/ip', { headers: { 'x-forwarded-for': ip } });
-      const first = await hit('8.8.4.4');
-      expect(first.headers.get('ratelimit-limit')).toBe('3');
-      expect(first.headers.get('ratelimit-remaining')).toBe('2');
-      await hit('8.8.4.4');
-      await hit('8.8.4.4');
-      const refused = await hit('8.8.4.4');
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await refused.json()).error.code).toBe('rate_limited');
-      expect((await hit('9.9.9.9')).status).toBe(200);
-      // IPv6 clients share a bucket per /64; an IPv4-mapped address is its IPv4 address.
-      expect((await hit('2a00:1450:1:2::1')).headers.get('ratelimit-remaining')).toBe('2');
-      expect((await hit('2a00:1450:1:2:ffff::9')).headers.get('ratelimit-remaining')).toBe('1');
-      expect((await hit('2a00:1450:1:3::1')).headers.get('ratelimit-remaining')).toBe('2');
-      expect((await hit('::ffff:9.9.9.9')).headers.get('ratelimit-remaining')).toBe('1');
-      // Loopback (our own proxies, health checks) is never limited.
-      for (let i = 0; i < 5; i++) expect((await fetch(limited.url + '/ip')).status).toBe(200);
-    } finally {
-      await limited.close();
-    }
   });
 });

@@ -33,7 +33,10 @@ describe('confidenceScore', () => {
   it.each<[string, Partial<ConfidenceEvidence>, number]>([
     ['a GPS fix within 50 m', { gpsAccuracyM: 20 }, 0.99],
     ['a GPS fix of exactly 50 m', { gpsAccuracyM: 50 }, 0.99],
+    ['a GPS fix of 50.1 m', { gpsAccuracyM: 50.1 }, 0.97],
     ['a GPS fix within 500 m', { gpsAccuracyM: 300 }, 0.97],
+    ['a GPS fix of exactly 500 m', { gpsAccuracyM: 500 }, 0.97],
+    ['a GPS fix of 500.1 m', { gpsAccuracyM: 500.1 }, 0.95],
     ['a coarse GPS fix, even with sources far apart', { gpsAccuracyM: 3000, consensusKm: 400 }, 0.95],
     ['sources 0 km apart', { consensusKm: 0 }, 0.9],
     ['sources exactly 5 km apart', { consensusKm: 5 }, 0.9],

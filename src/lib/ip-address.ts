@@ -177,8 +177,12 @@ export type ReservedKind =
   | 'Private network' | 'Loopback' | 'Link-local' | 'Carrier-grade NAT' | 'Documentation'
   | 'Multicast' | 'Unspecified' | 'Broadcast' | 'Benchmarking' | 'Reserved';
 
-// From the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and updates).
-const RESERVED: ReadonlyArray<readonly [string, ReservedKind]> = [
+/**
+ * The special-purpose ranges and what each is, from the IANA IPv4 and IPv6 Special-Purpose
+ * Address Registries (RFC 6890 and updates). Where ranges overlap the first listed wins
+ * (`::` is Unspecified before it is in `::/8`; 255.255.255.255 is Broadcast, not in 240/4).
+ */
+export const RESERVED_RANGES: ReadonlyArray<readonly [cidr: string, kind: ReservedKind]> = [
   ['0.0.0.0/8', 'Unspecified'],
   ['10.0.0.0/8', 'Private network'],
   ['100.64.0.0/10', 'Carrier-grade NAT'],
@@ -207,7 +211,7 @@ const RESERVED: ReadonlyArray<readonly [string, ReservedKind]> = [
   ['ff00::/8', 'Multicast'],
   ['::/8', 'Reserved'],
 ];
-const RESERVED_CIDRS = RESERVED.map(([cidr, kind]) => [parseCidr(cidr)!, kind] as const);
+const RESERVED_CIDRS = RESERVED_RANGES.map(([cidr, kind]) => [parseCidr(cidr)!, kind] as const);
 // Checked on every lookup, so without BigInt work where possible: IPv4 ranges as a
 // number base and mask; IPv6 ranges with the span of first 16-bit groups they cover,
 // so most public addresses are ruled out by one comparison per range.

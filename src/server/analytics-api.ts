@@ -9,7 +9,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { DEFAULT_PERIOD, isPeriod, maskedNetwork, type Period } from '../lib/analytics.ts';
 import { reservedKind } from '../lib/ip-address.ts';
-import { csvCell } from '../lib/csv.ts';
+import { csvDocument } from '../lib/csv.ts';
 import { json, jsonError, methodNotAllowed, type AppRequest, type AppResponse, type Handler } from './http.ts';
 import type { Analytics } from './storage/analytics.ts';
 import type { StoredLookup } from './storage/types.ts';
@@ -40,11 +40,10 @@ export function accessOf(req: AppRequest, token: string | undefined): Access {
 
 /** The CSV of stored lookups: masked network, place, verdict, time. */
 export function analyticsCsv(rows: readonly StoredLookup[]): string {
-  const lines = ['ip,city,country,vpn_detected,timestamp'];
-  for (const r of rows) {
-    lines.push([maskedNetwork(r.ipPrefix), r.city, r.countryName, r.vpnDetected, new Date(r.at).toISOString()].map(csvCell).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
+  return csvDocument([
+    ['ip', 'city', 'country', 'vpn_detected', 'timestamp'],
+    ...rows.map((r) => [maskedNetwork(r.ipPrefix), r.city, r.countryName, r.vpnDetected, new Date(r.at).toISOString()]),
+  ]);
 }
 
 async function withTimeout<T>(work: Promise<T>): Promise<T> {

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { LookupRequestSchema, type LookupResponse } from '../lib/record.ts';
 import { BULK_LIMIT, type BulkResult } from '../lib/bulk.ts';
 import type { ClientConfig } from '../lib/client-config.ts';
-import { csvCell } from '../lib/csv.ts';
+import { csvDocument } from '../lib/csv.ts';
 import { describeIssue, invalidIp, invalidIpMessage, json, jsonError, methodNotAllowed, readJson, timedLookup, timingHeaders, type AppRequest, type AppResponse, type Handler } from './http.ts';
 import type { Engine } from './lookup/engine.ts';
 
@@ -54,15 +54,16 @@ const BulkBodySchema = z.union([z.array(z.unknown()), z.object({ ips: z.array(z.
 
 const CSV_COLUMNS = ['ip', 'country_code', 'country_name', 'region', 'city', 'latitude', 'longitude', 'timezone', 'asn', 'asn_org', 'network_type', 'vpn_detected'] as const;
 
-
 /** Bulk rows as CSV: a header, then one line per input, errors in the last column. */
 export function bulkCsv(rows: BulkResult[]): string {
-  const lines = [['input', ...CSV_COLUMNS, 'error'].join(',')];
-  for (const row of rows) {
-    const cells = 'data' in row ? CSV_COLUMNS.map((c) => row.data[c]) : CSV_COLUMNS.map(() => '');
-    lines.push([row.input, ...cells, 'error' in row ? row.error.message : ''].map(csvCell).join(','));
-  }
-  return lines.join('\r\n') + '\r\n';
+  return csvDocument([
+    ['input', ...CSV_COLUMNS, 'error'],
+    ...rows.map((row) => [
+      row.input,
+      ...('data' in row ? CSV_COLUMNS.map((c) => row.data[c]) : CSV_COLUMNS.map(() => '')),
+      'error' in row ? row.error.message : '',
+    ]),
+  ]);
 }
 
 /** Told of every successful lookup of the caller's own address (analytics record it). */

@@ -35,6 +35,21 @@ describe('clientIp', () => {
     ['ignores an out-of-range octet', '127.0.0.1', { 'x-forwarded-for': '1.2.3.256' }, 'loopback', '127.0.0.1'],
     ['ignores obfuscated Forwarded identifiers', '127.0.0.1', { forwarded: 'for=_hidden' }, 'loopback', '127.0.0.1', 'Forwarded'],
     ['shows a mapped address from a header as IPv4', '127.0.0.1', { 'x-forwarded-for': '::ffff:198.51.100.3' }, 'loopback', '198.51.100.3'],
+    ['reads for= in any case', '127.0.0.1', { forwarded: 'For=198.51.100.1' }, 'loopback', '198.51.100.1', 'Forwarded'],
+    ['reads for= among other parameters', '127.0.0.1', { forwarded: 'by=10.0.0.1; for=198.51.100.9;proto=http' }, 'loopback', '198.51.100.9', 'Forwarded'],
+    ['reads a quoted IPv4 in Forwarded', '127.0.0.1', { forwarded: 'for="198.51.100.4"' }, 'loopback', '198.51.100.4', 'Forwarded'],
+    ['treats a Forwarded element without for= as garbage', '127.0.0.1', { forwarded: 'proto=https' }, 'loopback', '127.0.0.1', 'Forwarded'],
+    ['ignores an IPv6 hop with an unclosed bracket', '127.0.0.1', { 'x-forwarded-for': '[2001:db8::5' }, 'loopback', '127.0.0.1'],
+    ['ignores a port followed by junk', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7:80abc' }, 'loopback', '127.0.0.1'],
+    ['keeps an unbracketed IPv6 hop that ends in two numeric groups', '127.0.0.1', { 'x-forwarded-for': '2001:db8::1:2' }, 'loopback', '2001:db8::1:2'],
+    ['trusts the last address of a named range', '172.31.255.255', { 'x-forwarded-for': '198.51.100.7' }, 'private', '198.51.100.7'],
+    ['does not trust the address after it', '172.32.0.0', { 'x-forwarded-for': '198.51.100.7' }, 'private', '172.32.0.0'],
+    ['trusts an IPv6 private proxy by name', 'fd12::1', { 'x-forwarded-for': '198.51.100.7' }, 'private', '198.51.100.7'],
+    ['trusts an IPv6 link-local proxy by name', 'fe80::1', { 'x-forwarded-for': '198.51.100.7' }, 'linklocal', '198.51.100.7'],
+    ['trusts an IPv4 link-local proxy by name', '169.254.1.1', { 'x-forwarded-for': '198.51.100.7' }, 'linklocal', '198.51.100.7'],
+    ['trusts IPv6 loopback by name', '::1', { 'x-forwarded-for': '198.51.100.7' }, 'loopback', '198.51.100.7'],
+    ['skips empty entries in the trust list', '10.0.0.2', { 'x-forwarded-for': '198.51.100.7' }, '192.0.2.1,, 10.0.0.0/8', '198.51.100.7'],
+    ['keeps a peer it cannot parse as it is', 'unix-socket', { 'x-forwarded-for': '198.51.100.7' }, 'loopback', 'unix-socket'],
   ];
   it.each(cases)('%s', (_name, peer, h, trust, expected, header) => {
     expect(clientIp(peer, headers(h), parseTrustProxy(trust, header))).toBe(expected);
@@ -43,12 +58,24 @@ describe('clientIp', () => {
 
 describe('parseTrustProxy', () => {
   it.each([
-    ['', 'none'], ['false', 'none'], ['0', 'none'], ['2', 'hops'], ['10.0.0.0/8, ::1', 'cidrs'], ['loopback,private', 'cidrs'],
-  ])('reads %j as %s', (value, kind) => {
-    expect(parseTrustProxy(value).kind).toBe(kind);
+    ['', { kind: 'none' }], ['false', { kind: 'none' }], ['0', { kind: 'none' }],
+    [' 2 ', { kind: 'hops', hops: 2, header: 'x-forwarded-for' }], ['32', { kind: 'hops', hops: 32, header: 'x-forwarded-for' }],
+  ])('reads %j as %j', (value, expected) => {
+    expect(parseTrustProxy(value)).toEqual(expected);
   });
-  it.each(['10.0.0.0/33', 'proxy.local', '1.2.3.4/8/9', '99'])('rejects %j with a reason', (value) => {
-    expect(() => parseTrustProxy(value)).toThrow(/TRUST_PROXY/);
+  it.each([
+    ['10.0.0.0/8, ::1', 2], ['loopback,private', 6], ['linklocal', 2],
+  ])('reads %j as %i CIDRs', (value, count) => {
+    const trust = parseTrustProxy(value);
+    expect(trust.kind === 'cidrs' && trust.cidrs.length).toBe(count);
+  });
+  it.each([
+    ['10.0.0.0/33', 'TRUST_PROXY entry "10.0.0.0/33" is not a CIDR, an address, a hop count or loopback/private/linklocal'],
+    ['proxy.local', 'TRUST_PROXY entry "proxy.local" is not a CIDR, an address, a hop count or loopback/private/linklocal'],
+    ['1.2.3.4/8/9', 'TRUST_PROXY entry "1.2.3.4/8/9" is not a CIDR, an address, a hop count or loopback/private/linklocal'],
+    ['33', 'TRUST_PROXY hop count 33 is implausible (max 32)'],
+  ])('rejects %j with a reason', (value, reason) => {
+    expect(() => parseTrustProxy(value)).toThrow(reason);
   });
   it.each(['X Forwarded', 'x-forwarded-for,forwarded', 'a:b'])('rejects the proxy header %j with a reason', (header) => {
     expect(() => parseTrustProxy('1', header)).toThrow(/TRUST_PROXY_HEADER/);
@@ -67,6 +94,11 @@ describe('forwardedProtoIsHttps', () => {
     ['believes a rightmost https after a client-sent http', '127.0.0.1', { 'x-forwarded-proto': 'http, https' }, 'loopback', true],
     ['ignores a client-sent Forwarded proto when the proxy sets X-Forwarded-For', '127.0.0.1', { forwarded: 'proto=https', 'x-forwarded-proto': 'http' }, 'loopback', false],
     ['takes the rightmost Forwarded element\'s proto', '127.0.0.1', { forwarded: 'for=6.6.6.6;proto=https, for=1.2.3.4;proto=http' }, '1', false, 'Forwarded'],
+    ['reads the scheme in any case', '127.0.0.1', { 'x-forwarded-proto': 'HTTPS' }, 'loopback', true],
+    ['reads a quoted proto from Forwarded', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto="https"' }, 'loopback', true, 'Forwarded'],
+    ['does not read a parameter that only ends in proto', '127.0.0.1', { forwarded: 'for=1.2.3.4;xproto=https' }, 'loopback', false, 'Forwarded'],
+    ['is false without any header', '127.0.0.1', {}, 'loopback', false],
+    ['is false for a peer it cannot parse', 'unix-socket', { 'x-forwarded-proto': 'https' }, 'loopback', false],
   ] as const)('%s', (_n, peer, h, trust, expected, header?: string) => {
     expect(forwardedProtoIsHttps(peer, headers(h), parseTrustProxy(trust, header))).toBe(expected);
   });

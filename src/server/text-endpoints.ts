@@ -9,8 +9,12 @@ import { invalidIp, jsonText, methodNotAllowed, text, timedLookup, timingHeaders
 import { BoundedMap } from './bounded-map.ts';
 import type { Engine } from './lookup/engine.ts';
 
-/** User-Agents of command-line clients, which get plain text at `/`. */
-const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|powershell|fetch|aria2|xh|lwp-request|okhttp)\b/i;
+/**
+ * User-Agents of command-line clients, which get plain text at `/`. PowerShell names itself
+ * after a Mozilla prefix (`... WindowsPowerShell/5.1`, `... PowerShell/7.4`), so it is
+ * matched anywhere; tests/text-endpoints.test.ts has a row for each client.
+ */
+const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|fetch|aria2|xh|lwp-request|okhttp)\b|\b(?:windows)?powershell\//i;
 
 /** Whether `/` should answer plain text rather than the HTML page. */
 export function wantsPlainText(req: AppRequest): boolean {

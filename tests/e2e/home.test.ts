@@ -31,9 +31,10 @@ afterAll(async () => {
  * A browser in the address's own timezone: the page posts its timezone after the WebRTC
  * check, and a mismatch would (rightly) change the VPN verdict and accuracy mid-test.
  */
-async function visit(options: BrowserContextOptions = {}) {
+async function visit(options: BrowserContextOptions = {}, beforeLoad?: (page: Page) => Promise<void>) {
   const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, timezoneId, ...options });
   const page = await context.newPage();
+  await beforeLoad?.(page);
   await page.goto(`${server.url}/`);
   if (options.javaScriptEnabled !== false) await hydrated(page);
   return { context, page };
@@ -75,13 +76,23 @@ describe('the first response', () => {
 });
 
 describe('copy and export', () => {
-  it('copies the IP and shows the toast and badge for two seconds', async () => {
-    const { context, page } = await visit({ permissions: ['clipboard-read', 'clipboard-write'] });
+  it('copies the IP and shows the toast and badge for two seconds, not a moment less', async () => {
+    // Playwright's clock: the page loads in flowing time, then time stands still and only
+    // runFor moves it, so "two seconds" is checked at 1,999 ms and at 2,000 ms exactly.
+    const { context, page } = await visit({ permissions: ['clipboard-read', 'clipboard-write'] }, (p) => p.clock.install());
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
     await page.getByTestId('ip').click();
-    await page.getByRole('status').getByText('Copied!').waitFor();
-    await page.getByText('Copied to clipboard').waitFor();
+    const toast = page.getByRole('status').getByText('Copied!');
+    const badge = page.getByText('Copied to clipboard');
+    await toast.waitFor();
+    await badge.waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(VISITOR);
-    await page.getByText('Copied!').waitFor({ state: 'detached', timeout: 3000 });
+    await page.clock.runFor(1999);
+    await expect(toast.isVisible()).resolves.toBe(true);
+    await expect(badge.isVisible()).resolves.toBe(true);
+    await page.clock.runFor(1);
+    await toast.waitFor({ state: 'detached', timeout: 1000 });
+    await badge.waitFor({ state: 'detached', timeout: 1000 });
     await context.close();
   });
 

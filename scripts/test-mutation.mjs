@@ -1,0 +1,125 @@
+// `npm run test:mutation [-- stryker options | --score-only]`: makes sure the build is current (the
+// integration tests serve it), runs Stryker (stryker.config.mjs; incremental, so only
+// mutants whose code or tests changed since stryker-incremental.json are run again; pass
+// `--force` for a full run), then reads the JSON report: prints the mutation score per file
+// and per area, lists every surviving mutant that is neither killed nor explained in
+// stryker-equivalent.md, and exits 1 below the targets: 85% overall, 90% on src/lib/, and
+// no unexplained survivor.
+//
+// Score as Stryker counts it: detected (killed, timed out) over detected plus undetected
+// (survived, no coverage); compile and runtime errors and ignored mutants are left out.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+
+const REPORT = 'reports/mutation/mutation.json';
+const EQUIVALENT = 'stryker-equivalent.md';
+const TARGETS = [
+  { area: 'all mutated files', match: () => true, min: 85 },
+  { area: 'src/lib/', match: (file) => file.startsWith('src/lib/'), min: 90 },
+  { area: 'src/server/ rules', match: (file) => file.startsWith('src/server/'), min: 0 },
+];
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+const squash = (text) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Equivalent mutants, one list item each (a snippet holding a backtick goes in double
+ * backticks, as Markdown writes it):
+ * - `file` MutatorName `original code` → `replacement`: why it cannot change behaviour
+ * The original may be the start of a longer snippet (a block's first line).
+ */
+function readEquivalents(text) {
+  const items = [];
+  for (const line of text.split('\n')) {
+    const m = /^- `([^`]+)` (\w+) (``?)(.+?)\3 → (``?)(.*?)\5: (.+)$/.exec(line);
+    if (m) items.push({ file: m[1], mutator: m[2], original: squash(m[4]), replacement: squash(m[6]), why: m[7], used: 0 });
+  }
+  return items;
+}
+
+/** A snippet as a Markdown code span. */
+const code = (text) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
+
+/** The source text a mutant replaces (report locations are 1-based lines and columns). */
+function originalOf(source, { start, end }) {
+  const lines = source.split('\n');
+  if (start.line === end.line) return lines[start.line - 1].slice(start.column - 1, end.column - 1);
+  return [lines[start.line - 1].slice(start.column - 1), ...lines.slice(start.line, end.line - 1), lines[end.line - 1].slice(0, end.column - 1)].join('\n');
+}
+
+const pct = (detected, total) => (total === 0 ? 100 : (100 * detected) / total);
+const fmt = (n) => n.toFixed(2).padStart(6);
+
+/** Runs a command in the foreground; exits with its status when it fails. */
+function run(command, args) {
+  const { status } = spawnSync(command, args, { stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? 1);
+}
+
+// `--score-only`: read the last report again without running anything.
+if (!process.argv.includes('--score-only')) {
+  run(process.execPath, ['scripts/ensure-build.mjs']);
+  const started = performance.now();
+  run(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', ...process.argv.slice(2)]);
+  console.log(`\nstryker run: ${((performance.now() - started) / 60_000).toFixed(1)} min`);
+}
+if (!existsSync(REPORT)) {
+  console.error(`${REPORT} is missing: run \`npm run test:mutation\``);
+  process.exit(1);
+}
+const report = JSON.parse(readFileSync(REPORT, 'utf8'));
+const equivalents = existsSync(EQUIVALENT) ? readEquivalents(readFileSync(EQUIVALENT, 'utf8')) : [];
+
+const perFile = [];
+const unexplained = [];
+for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+  let detected = 0;
+  let undetected = 0;
+  let explained = 0;
+  for (const mutant of mutants) {
+    if (DETECTED.has(mutant.status)) detected++;
+    else if (UNDETECTED.has(mutant.status)) {
+      undetected++;
+      const original = squash(originalOf(source, mutant.location));
+      const replacement = squash(mutant.replacement ?? '');
+      const known = equivalents.find((e) => e.file === file && e.mutator === mutant.mutatorName
+        && original.startsWith(e.original) && e.replacement === replacement);
+      if (known) {
+        known.used++;
+        explained++;
+      } else {
+        // Printed as an entry of the list, ready to be explained (or killed).
+        unexplained.push(`- \`${file}\` ${mutant.mutatorName} ${code(original.slice(0, 100))} → ${code(replacement)}: `
+          + `(${mutant.status}, line ${mutant.location.start.line})`);
+      }
+    }
+  }
+  perFile.push({ file, detected, undetected, explained });
+}
+
+console.log('\nmutation score (killed + timeout) / (killed + timeout + survived + no coverage)\n');
+console.log(' score  detected  undetected  equivalent  file');
+for (const f of perFile) {
+  console.log(`${fmt(pct(f.detected, f.detected + f.undetected))}  ${String(f.detected).padStart(8)}  ${String(f.undetected).padStart(10)}  ${String(f.explained).padStart(10)}  ${f.file}`);
+}
+let failed = false;
+console.log('');
+for (const { area, match, min } of TARGETS) {
+  const files = perFile.filter((f) => match(f.file));
+  const detected = files.reduce((n, f) => n + f.detected, 0);
+  const total = files.reduce((n, f) => n + f.detected + f.undetected, 0);
+  const score = pct(detected, total);
+  const ok = score >= min;
+  failed ||= !ok;
+  console.log(`${fmt(score)}  ${area} (${detected} of ${total})${min ? `, target ${min}%: ${ok ? 'met' : 'MISSED'}` : ''}`);
+}
+for (const e of equivalents.filter((item) => item.used === 0)) {
+  console.log(`stale entry in ${EQUIVALENT} (no such surviving mutant): ${e.file} ${e.mutator} \`${e.original}\``);
+}
+if (unexplained.length > 0) {
+  failed = true;
+  console.log(`\n${unexplained.length} surviving mutant(s) neither killed nor explained in ${EQUIVALENT}:`);
+  for (const line of unexplained) console.log(line);
+}
+process.exit(failed ? 1 : 0);
