@@ -1,8 +1,11 @@
-// After `astro build`: precompress text assets (brotli and gzip) so the server never
-// compresses per request. Later build steps (the ASN index) hook in here too.
+// After `astro build`: pages built as shells move out of the static site (build-shells.mjs),
+// then text assets are precompressed (brotli and gzip) so the server never compresses
+// them per request. Later build steps (the ASN index) hook in here too.
 import { readdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+
+await import('./build-shells.mjs');
 
 const CLIENT = path.resolve('dist/client');
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|xml|txt|webmanifest|map)$/;
