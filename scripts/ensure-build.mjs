@@ -2,4 +2,4 @@
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 
-if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
+if (!existsSync('dist/shells/manifest.json')) execSync('npm run build', { stdio: 'inherit' });

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 
-if (!existsSync('dist/server/entry.mjs')) {
+if (!existsSync('dist/shells/manifest.json')) {
   console.log('No build found: running `npm run build` once (about a minute)...');
   execSync('npm run build', { stdio: 'inherit' });
 }

@@ -1,43 +1,39 @@
 /**
  * The HTTP entry, dispatch only: derives the client address and hands each request to
  * the first part that claims it: health check, route handlers (API, plain text),
- * static files, the on-demand page `/`, a trailing-slash redirect, the 404 page.
+ * static files, the shell pages (`/`), a trailing-slash redirect, the 404 page.
  * `createApp` returns the node:http listener, which also answers in-process through
- * `app.request()` (no port: handler tests run that way, as with Hono's `app.request()`).
+ * `app.request()` (no port: tests run that way, as with Hono's `app.request()`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
 import type { Config } from './config.ts';
 import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './http.ts';
+import type { PageSet } from './pages.ts';
 import { answerFile, type FileAnswer, type StaticSite } from './static-site.ts';
-import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
-
-/** Renders an on-demand page through Astro, with locals for the page. */
-export type PageRenderer = (req: IncomingMessage, res: ServerResponse, locals: App.Locals) => Promise<void>;
+import { flatten, inProcessRequest, NodeHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
 
 export interface AppParts {
   config: Config;
   site: StaticSite;
   handlers: Handler[];
-  /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
-  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals> };
+  /** The pages filled per request from their shells (absent when there is no build). */
+  pages?: PageSet;
 }
 
 /** A request as dispatch sees it, from a socket or in-process. */
 interface Incoming { method: string; url: string; headers: AppRequest['headers']; peer: string; body(): Promise<Buffer> }
 
-/** What dispatch decided besides a handler-style answer: a file, or the page to render. */
+/** What dispatch decided besides a handler-style answer: a file or a page, with all its headers. */
 class FileReply { readonly file: FileAnswer; constructor(file: FileAnswer) { this.file = file; } }
-class PageReply { readonly locals: App.Locals; constructor(locals: App.Locals) { this.locals = locals; } }
-type Reply = AppResponse | FileReply | PageReply;
+type Reply = AppResponse | FileReply;
 
 /** The node:http listener, which also answers in-process. */
 export interface AppListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /**
    * Answers without a socket, as the listener would; `peer` is the socket address the
-   * request comes from (default 127.0.0.1). The page `/` renders only into node's
-   * response, so it answers 501 here: test it over a socket.
+   * request comes from (default 127.0.0.1).
    */
   request(path: string, init?: RequestInit): Promise<Response>;
 }
@@ -49,19 +45,15 @@ const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} 
 
 /** Builds the listener from its parts. */
 export function createApp(parts: AppParts): AppListener {
-  const { config, site, handlers, page } = parts;
+  const { config, site, handlers, pages } = parts;
 
-  /** What no handler answered: static files, the page `/`, a slash redirect, the 404 page. */
-  function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
+  /** What no handler answered: static files, the shell pages, a slash redirect, the 404 page. */
+  function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply {
     const isRead = inc.method === 'GET' || inc.method === 'HEAD';
     const fileRequest = { method: inc.method, ifNoneMatch: inc.headers.get('if-none-match') ?? undefined, acceptEncoding: inc.headers.get('accept-encoding') ?? undefined };
     const file = site.get(path);
     if (file) return isRead ? new FileReply(answerFile(file, fileRequest, path.endsWith('/404'))) : notAllowed(inc.method);
-    if (path === '/' && page) {
-      if (!isRead) return notAllowed(inc.method);
-      const locals = page.locals(appReq);
-      return locals instanceof Promise ? locals.then((l) => new PageReply(l)) : new PageReply(locals);
-    }
+    if (pages?.has(path)) return isRead ? new FileReply(pages.answer(appReq)) : notAllowed(inc.method);
     const trimmed = path.length > 1 && path.endsWith('/') ? path.replace(/\/+$/, '') : '';
     if (trimmed && site.get(trimmed)) {
       const q = inc.url.indexOf('?');
@@ -107,17 +99,12 @@ export function createApp(parts: AppParts): AppListener {
     return jsonError(500, 'internal', 'Something went wrong on our side.');
   }
 
-  /** A file or handler answer as status, flat headers and body. */
-  const onWire = (reply: AppResponse | FileReply, https: boolean) => reply instanceof FileReply
+  /** A file, page or handler answer as status, flat headers and body. */
+  const onWire = (reply: Reply, https: boolean) => reply instanceof FileReply
     ? { ...reply.file, headers: withHsts(reply.file.headers, https) }
     : flatten(reply, https);
 
-  function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean): void | Promise<void> {
-    if (reply instanceof PageReply) {
-      const headers = pageHeaders[https ? 1 : 0];
-      for (const name in headers) res.setHeader(name, headers[name]!);
-      return page!.render(req, res, reply.locals);
-    }
+  function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean): void {
     const { status, headers, body } = onWire(reply, https);
     res.writeHead(status, headers);
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -133,8 +120,8 @@ export function createApp(parts: AppParts): AppListener {
     };
     try {
       const reply = dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', headers, peer, body: () => readBody(req, config.bodyLimit) });
-      const sent = reply instanceof Promise ? reply.then((r) => send(req, res, r, https)) : send(req, res, reply, https);
-      if (sent) sent.catch(fail);
+      if (reply instanceof Promise) reply.then((r) => send(req, res, r, https)).catch(fail);
+      else send(req, res, reply, https);
     } catch (error) {
       fail(error);
     }
@@ -148,7 +135,6 @@ export function createApp(parts: AppParts): AppListener {
     } catch (error) {
       reply = failure(error, method, path);
     }
-    if (reply instanceof PageReply) return new Response('The page / renders only over a socket.\n', { status: 501 });
     return toResponse(method, onWire(reply, forwardedProtoIsHttps(peer, headers, config.trustProxy)));
   }
 

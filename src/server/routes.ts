@@ -1,7 +1,7 @@
 /**
- * The route handlers the server mounts before static files, and the locals of `/`.
- * The wiring only: which handlers exist, in which order, and which of them the rate
- * limit guards.
+ * The route handlers the server mounts before static files, and what the shell pages
+ * need per request. The wiring only: which handlers exist, in which order, which of
+ * them the rate limit guards, and which values each page fills in.
  */
 import type { AppRequest, Handler } from './http.ts';
 import type { Config } from './config.ts';
@@ -9,11 +9,13 @@ import { createApi } from './api.ts';
 import { createTextEndpoints, TEXT_PATHS } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { withRateLimit } from './rate-limit.ts';
+import type { PageValues } from './pages.ts';
 
 export interface Routes {
   engine: Engine;
   handlers: Handler[];
-  pageLocals: (req: AppRequest) => App.Locals;
+  /** Per shell page (dist/shells), the values only a request knows. */
+  pages: Record<string, PageValues>;
 }
 
 /** The requests the rate limit counts: the API and the command-line endpoints. */
@@ -30,10 +32,8 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createApi(engine, config.client),
       ]),
     ],
-    pageLocals: (req) => ({
-      clientIp: req.clientIp,
-      lookup: engine.lookup(req.clientIp, { headers: req.headers }),
-      clientConfig: config.client,
-    }),
+    pages: {
+      '/': (req) => ({ lookup: engine.lookup(req.clientIp, { headers: req.headers }) }),
+    },
   };
 }

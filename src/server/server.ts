@@ -1,38 +1,23 @@
 /**
  * Wires the parts into one node:http server for a configuration: static site, lookup
- * engine and its routes, the Astro renderer for `/`. Used by main.ts and by tests.
+ * engine and its routes, the shell pages. Used by main.ts and by tests.
  */
 import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { createApp, type AppListener, type PageRenderer } from './app.ts';
+import { createApp, type AppListener } from './app.ts';
 import type { Config } from './config.ts';
+import { loadPages } from './pages.ts';
 import { createRoutes, type Routes } from './routes.ts';
 import { loadStaticSite, type StaticSite } from './static-site.ts';
-
-type NodeMiddleware = (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
-
-/** The Astro handler for on-demand pages, from the build; undefined when there is no build. */
-async function loadPageRenderer(distDir: string): Promise<PageRenderer | undefined> {
-  const entry = path.join(distDir, 'server', 'entry.mjs');
-  if (!existsSync(entry)) return undefined;
-  const { handler } = (await import(pathToFileURL(entry).href)) as { handler: NodeMiddleware };
-  return (req, res, locals) => handler(req, res, (err) => { if (err) throw err; }, locals);
-}
 
 export interface BuiltApp { app: AppListener; site: StaticSite; routes: Routes }
 export interface AppServer extends BuiltApp { server: Server }
 
 /** Builds the app (its listener also answers in-process: `app.request()`). */
 export async function buildApp(config: Config, distDir: string): Promise<BuiltApp> {
-  const [site, routes, renderPage] = await Promise.all([
-    Promise.resolve(loadStaticSite(distDir)),
-    createRoutes(config, distDir),
-    loadPageRenderer(distDir),
-  ]);
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals };
-  return { app: createApp({ config, site, handlers: routes.handlers, page }), site, routes };
+  const site = loadStaticSite(distDir);
+  const routes = await createRoutes(config, distDir);
+  const pages = await loadPages(distDir, routes.pages, { clientConfig: config.client });
+  return { app: createApp({ config, site, handlers: routes.handlers, pages }), site, routes };
 }
 
 /** Builds the server (not yet listening). */

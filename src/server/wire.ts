@@ -2,11 +2,11 @@
  * How requests come off and answers go onto node's wire: header access and body reading
  * for node requests, and the header lists answers start from, built once (every answer
  * that is not a page or a file carries nosniff, the deny-all CSP and CORS; HSTS behind
- * a TLS proxy). The hot path of /ip and the API writes all headers in one `writeHead`.
+ * a TLS proxy). Every answer, pages included, writes all its headers in one `writeHead`.
  */
 import type { IncomingMessage } from 'node:http';
 import { BodyTooLarge, CORS_HEADERS, type AppResponse } from './http.ts';
-import { BASE_SECURITY_HEADERS, HSTS, MACHINE_SECURITY_HEADERS } from './security-headers.ts';
+import { HSTS, MACHINE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** Node's header access in the `get()` shape handlers use (a class: one shape, no closures per request). */
 export class NodeHeaders {
@@ -52,12 +52,6 @@ export function flatten(reply: AppResponse, https: boolean): { status: number; h
   headers.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
   return { status: reply.status, headers, body };
 }
-
-/** The page `/`: the document security set; per visitor, so never stored. */
-const PAGE_HEADERS: Readonly<Record<string, string>> = { ...BASE_SECURITY_HEADERS, 'cache-control': 'private, no-store' };
-/** The headers of the page `/`, with HSTS behind a TLS proxy. */
-export const pageHeaders: readonly [Readonly<Record<string, string>>, Readonly<Record<string, string>>] =
-  [PAGE_HEADERS, { ...PAGE_HEADERS, 'strict-transport-security': HSTS }];
 
 /** A file's flat header list with HSTS added behind a TLS proxy. */
 export const withHsts = (headers: string[], https: boolean): string[] => https ? [...headers, 'strict-transport-security', HSTS] : headers;

@@ -41,11 +41,26 @@ const isPlainData = (value: object) => {
 };
 
 /**
+ * Serialized frozen objects: they never change, and the lookup engine shares them between
+ * records (the device of a User-Agent, the sources used, a reserved address's verdict).
+ */
+const frozen = new WeakMap<object, string>();
+
+/**
  * One prop value in Astro's serialized form, escaped for the props attribute:
  * `[0,value]` for plain values and objects, `[1,[...]]` for arrays, `[11,±1]` for
  * infinities. Dates, maps, sets and other classes throw Unsupported (no record has them).
  */
 export function serializeProp(value: unknown): string {
+  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
+    let text = frozen.get(value);
+    if (text === undefined) frozen.set(value, text = serializeValue(value));
+    return text;
+  }
+  return serializeValue(value);
+}
+
+function serializeValue(value: unknown): string {
   switch (typeof value) {
     case 'string': return `[0,${propString(value)}]`;
     case 'number':

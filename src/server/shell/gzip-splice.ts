@@ -51,14 +51,81 @@ export function crc32Combine(crcA: number, crcB: number, lengthB: number): numbe
 /** One part, compressed: its deflate blocks, CRC-32, length and CRC shift operator. */
 interface Piece { deflated: Buffer; crc: number; length: number; shift: number }
 
-function piece(text: string, level: number): Piece {
-  const raw = Buffer.from(text, 'utf8');
+function piece(raw: Buffer, level: number, dictionary?: Buffer): Piece {
   return {
-    deflated: raw.length ? deflateRawSync(raw, { level, finishFlush: constants.Z_SYNC_FLUSH }) : Buffer.alloc(0),
+    deflated: raw.length ? deflateRawSync(raw, { level, dictionary, finishFlush: constants.Z_SYNC_FLUSH }) : Buffer.alloc(0),
     crc: crc32(raw),
     length: raw.length,
     shift: shiftOperator(raw.length),
   };
+}
+
+// Deflate's length and distance codes (RFC 1951, 3.2.5): base values and extra bits.
+const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DISTANCE_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
+const DISTANCE_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+const MAX_DISTANCE = 32768;
+
+/** The largest index whose base is at most `value`. */
+const codeFor = (bases: number[], value: number) => {
+  let i = bases.length - 1;
+  while (bases[i]! > value) i--;
+  return i;
+};
+
+/** Deflate's bit order: values LSB first; Huffman codes MSB first (reversed here). */
+class BitWriter {
+  private readonly bytes: number[] = [];
+  private acc = 0;
+  private count = 0;
+  bits(value: number, n: number): void {
+    for (let i = 0; i < n; i++) {
+      this.acc |= ((value >>> i) & 1) << this.count;
+      if (++this.count === 8) this.flushByte();
+    }
+  }
+  code(value: number, n: number): void {
+    for (let i = n - 1; i >= 0; i--) this.bits((value >>> i) & 1, 1);
+  }
+  private flushByte(): void {
+    this.bytes.push(this.acc);
+    this.acc = 0;
+    this.count = 0;
+  }
+  /** Ends with an empty stored block, as a sync flush does: byte-aligned, not final. */
+  sync(): Buffer {
+    this.bits(0, 3);
+    if (this.count) this.flushByte();
+    this.bytes.push(0, 0, 0xff, 0xff);
+    return Buffer.from(this.bytes);
+  }
+}
+
+/**
+ * A block that repeats `length` bytes found `distance` bytes back (fixed Huffman codes):
+ * a part already sent in this answer, such as the record in each island's props, costs
+ * a few dozen bytes instead of being compressed again.
+ */
+export function copyBlock(length: number, distance: number): Buffer {
+  const w = new BitWriter();
+  w.bits(0, 1); // not final
+  w.bits(1, 2); // fixed Huffman codes
+  for (let left = length; left > 0; ) {
+    let n = Math.min(258, left);
+    if (left - n > 0 && left - n < 3) n = left - 3; // every match is at least 3 bytes
+    const l = codeFor(LENGTH_BASE, n);
+    const symbol = 257 + l;
+    if (symbol <= 279) w.code(symbol - 256, 7);
+    else w.code(0xc0 + symbol - 280, 8);
+    w.bits(n - LENGTH_BASE[l]!, LENGTH_EXTRA[l]!);
+    const d = codeFor(DISTANCE_BASE, distance);
+    w.code(d, 5);
+    w.bits(distance - DISTANCE_BASE[d]!, DISTANCE_EXTRA[d]!);
+    left -= n;
+  }
+  w.code(0, 7); // end of block
+  return w.sync();
 }
 
 // No file name, no time, unknown OS: the same bytes every time.
@@ -67,46 +134,137 @@ const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const FINAL_BLOCK = [0x03, 0x00];
 
 export interface SplicedGzipOptions {
-  /** Deflate level of the per-request parts. */
+  /** Deflate level of the per-request runs. */
   level: number;
-  /** How many per-request parts the memo keeps. */
+  /** Statics shorter than this are compressed with the parts around them, per request. */
+  mergeBelow: number;
+  /** How many bytes of the static text before a run serve as its dictionary. */
+  dictionary: number;
+  /** How many distinct texts each run's memo keeps. */
   memo: number;
 }
 
-/** gzip of `statics[0] + parts[0] + statics[1] + ... + statics[n]` with the statics compressed once. */
-export class SplicedGzip {
-  private readonly statics: Piece[];
-  private readonly memo: BoundedMap<string, Piece>;
-  private readonly level: number;
+/**
+ * Compressed runs by their text, for runs that come back (one visitor again, an island
+ * that renders alike for many). A run that seldom comes back (it carries the visitor's
+ * address) stops being looked up for a while: hashing its text would cost more than it saves.
+ */
+class RunMemo {
+  private readonly map: BoundedMap<string, Piece>;
+  private tries = 0;
+  private hits = 0;
+  private resting = 0;
+  constructor(limit: number) {
+    this.map = new BoundedMap(limit);
+  }
+  get(text: string): Piece | undefined {
+    if (this.resting > 0) {
+      this.resting--;
+      return undefined;
+    }
+    const found = this.map.get(text);
+    if (found) this.hits++;
+    if (++this.tries === 256) {
+      if (this.hits < 64) this.resting = 4096;
+      this.tries = this.hits = 0;
+    }
+    return found;
+  }
+  set(text: string, piece: Piece): void {
+    if (this.resting === 0) this.map.set(text, piece);
+  }
+}
 
-  constructor(statics: readonly string[], options: SplicedGzipOptions) {
-    this.statics = statics.map((text) => piece(text, constants.Z_BEST_COMPRESSION));
-    this.memo = new BoundedMap(options.memo);
+/** Per-request parts joined by the short statics between them, compressed together. */
+interface Run {
+  /** Indexes of the parts, in order. */
+  parts: number[];
+  /** The statics between them (one fewer). */
+  joins: string[];
+  /** The text just before the run, which the browser has decoded by then. */
+  dictionary: Buffer | undefined;
+  /** When the run is one part that repeats an earlier one: that part's index. */
+  copyOf: number | undefined;
+  memo: RunMemo;
+}
+
+/**
+ * gzip of `statics[0] + parts[0] + statics[1] + ... + statics[n]` with the long statics
+ * compressed once. Per request, each run of parts (with the short statics between them)
+ * is compressed in one call, with the static text just before it as its dictionary (the
+ * browser has just decoded it, so references into it are valid; an island's HTML repeats
+ * much of the texts in its props). A run that is only a repeat of an earlier part (the
+ * record in each island's props) is sent as a copy of it.
+ */
+export class SplicedGzip {
+  private readonly head: Piece;
+  /** Per run, the run and the compressed long static after it. */
+  private readonly runs: Array<{ run: Run; after: Piece }> = [];
+  private readonly level: number;
+  private readonly partCount: number;
+  /** Parts that later runs copy: where they start is worked out per request. */
+  private readonly copied: Set<number>;
+
+  /** `firstOf[i]` is the index of the first part always equal to part i (i itself if none). */
+  constructor(statics: readonly string[], firstOf: readonly number[], options: SplicedGzipOptions) {
     this.level = options.level;
+    this.partCount = firstOf.length;
+    const compressStatic = (text: string) => piece(Buffer.from(text, 'utf8'), constants.Z_BEST_COMPRESSION);
+    this.head = compressStatic(statics[0]!);
+    let run: Run | undefined;
+    for (let i = 0; i < firstOf.length; i++) {
+      run ??= { parts: [], joins: [], dictionary: tail(statics[i]!, options.dictionary), copyOf: undefined, memo: new RunMemo(options.memo) };
+      run.parts.push(i);
+      const next = statics[i + 1]!;
+      if (i < firstOf.length - 1 && next.length < options.mergeBelow) {
+        run.joins.push(next);
+        continue;
+      }
+      if (run.parts.length === 1 && firstOf[i] !== i) run.copyOf = firstOf[i];
+      this.runs.push({ run, after: compressStatic(next) });
+      run = undefined;
+    }
+    this.copied = new Set(this.runs.flatMap(({ run: r }) => (r.copyOf === undefined ? [] : [r.copyOf])));
   }
 
-  private part(text: string): Piece {
-    let found = this.memo.get(text);
-    if (!found) this.memo.set(text, found = piece(text, this.level));
+  private compress(run: Run, parts: readonly string[]): Piece {
+    let text = parts[run.parts[0]!]!;
+    for (let k = 1; k < run.parts.length; k++) text += run.joins[k - 1]! + parts[run.parts[k]!]!;
+    let found = run.memo.get(text);
+    if (!found) run.memo.set(text, found = piece(Buffer.from(text, 'utf8'), this.level, run.dictionary));
     return found;
   }
 
   /** The gzip member for one request's parts (one fewer than the statics). */
   gzip(parts: readonly string[]): Buffer {
+    if (parts.length !== this.partCount) throw new Error(`expected ${this.partCount} parts, got ${parts.length}`);
     const pieces: Buffer[] = [HEADER];
+    /** For parts later copied: where each starts in the page, and its bytes' CRC. */
+    const sources = new Map<number, { start: number; piece: Piece }>();
     let crc = 0;
     let length = 0;
     let size = HEADER.length + FINAL_BLOCK.length + 8;
-    const add = (p: Piece) => {
-      pieces.push(p.deflated);
-      size += p.deflated.length;
+    const add = (p: Piece, deflated = p.deflated) => {
+      pieces.push(deflated);
+      size += deflated.length;
       crc = (multmodp(p.shift, crc) ^ p.crc) >>> 0;
       length += p.length;
     };
-    add(this.statics[0]!);
-    for (let i = 0; i < parts.length; i++) {
-      add(this.part(parts[i]!));
-      add(this.statics[i + 1]!);
+    add(this.head);
+    for (const { run, after } of this.runs) {
+      const source = run.copyOf === undefined ? undefined : sources.get(run.copyOf);
+      if (source && source.piece.length >= 3 && length - source.start <= MAX_DISTANCE) {
+        add(source.piece, copyBlock(source.piece.length, length - source.start));
+      } else {
+        let at = length;
+        run.parts.forEach((i, k) => {
+          const bytes = this.copied.has(i) ? Buffer.from(parts[i]!, 'utf8') : undefined;
+          if (bytes) sources.set(i, { start: at, piece: { deflated: EMPTY, crc: crc32(bytes), length: bytes.length, shift: shiftOperator(bytes.length) } });
+          if (k < run.joins.length) at += (bytes?.length ?? Buffer.byteLength(parts[i]!)) + Buffer.byteLength(run.joins[k]!);
+        });
+        add(this.compress(run, parts));
+      }
+      add(after);
     }
     const trailer = Buffer.allocUnsafe(FINAL_BLOCK.length + 8);
     trailer[0] = FINAL_BLOCK[0]!;
@@ -116,4 +274,12 @@ export class SplicedGzip {
     pieces.push(trailer);
     return Buffer.concat(pieces, size);
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** The last `bytes` bytes of a text, or nothing for an empty text. */
+function tail(text: string, bytes: number): Buffer | undefined {
+  const buf = Buffer.from(text, 'utf8');
+  return buf.length ? buf.subarray(Math.max(0, buf.length - bytes)) : undefined;
 }

@@ -92,11 +92,16 @@ function renderAttribute(name: string, value: unknown, tag: string): string {
 /** What is being written, and whether it ends with a text node (React separates two with `<!-- -->`). */
 interface Output { html: string; afterText: boolean }
 
+/** Tags already checked to be rendered the generic way. */
+const GENERIC_TAGS = new Set<string>();
+
 function renderHostElement(tag: string, props: Record<string, unknown>, out: Output): void {
-  if (SPECIAL_TAGS.has(tag) || tag.includes('-') || (tag === 'button' && BUTTON_FORM_PROPS.some((p) => props[p] != null))) {
-    throw new Unsupported(`<${tag}>`);
+  if (tag === 'button' && BUTTON_FORM_PROPS.some((p) => props[p] != null)) throw new Unsupported('<button> with form props');
+  if (!GENERIC_TAGS.has(tag)) {
+    if (SPECIAL_TAGS.has(tag) || tag.includes('-')) throw new Unsupported(`<${tag}>`);
+    if (!VALID_TAG.test(tag)) throw new Unsupported(`the tag name ${JSON.stringify(tag)}`);
+    GENERIC_TAGS.add(tag);
   }
-  if (!VALID_TAG.test(tag)) throw new Unsupported(`the tag name ${JSON.stringify(tag)}`);
   let html = `<${tag}`;
   for (const name in props) {
     const value = props[name];

@@ -23,12 +23,15 @@ export class ShellError extends Error {}
 export type MarkName = keyof ShellValues;
 export type Component = (props: Record<string, unknown>) => unknown;
 
+/** An island's HTML through React's renderToString: `(module, export, props, identifierPrefix)`. */
+export type ReactRender = (name: string, exportName: string, props: Record<string, unknown>, identifierPrefix: string) => string;
+
 /** The server's builds of the islands (scripts/build-shells.mjs). */
 export interface IslandCode {
   /** Built against react-subset.ts: `module name → export name → component`. */
   fast: Record<string, Record<string, Component>>;
-  /** The same island through React's renderToString, for islands the fast renderer does not cover. */
-  react(name: string, exportName: string, props: Record<string, unknown>, identifierPrefix: string): string;
+  /** The islands through React, loaded only for an island the fast renderer does not cover. */
+  loadReact(): Promise<ReactRender>;
 }
 
 type Values = Partial<ShellValues>;
@@ -185,8 +188,8 @@ function compileProps(propsText: string, parts: Parts, where: string): void {
 }
 
 /** Picks the renderer of an island: html-renderer.ts when it reproduces the build's HTML, else React. */
-function islandRenderer(name: string, exportName: string, props: Record<string, unknown>, html: string, prefix: string,
-  code: IslandCode, slow: ShellTemplate['slowIslands']): (props: Record<string, unknown>) => string {
+async function islandRenderer(name: string, exportName: string, props: Record<string, unknown>, html: string, prefix: string,
+  code: IslandCode, slow: ShellTemplate['slowIslands']): Promise<(props: Record<string, unknown>) => string> {
   const component = code.fast[name]?.[exportName];
   try {
     if (!component) throw new Unsupported('no server build of this island');
@@ -195,15 +198,16 @@ function islandRenderer(name: string, exportName: string, props: Record<string, 
     return (p) => renderToHtml(component, p);
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
-    const viaReact = code.react(name, exportName, props, prefix);
+    const react = await code.loadReact();
+    const viaReact = react(name, exportName, props, prefix);
     if (viaReact !== html) throw new ShellError(`island ${name}: React's HTML differs from the build's ${firstDifference(html, viaReact)}`);
     slow.push({ name, reason: error.message });
-    return (p) => code.react(name, exportName, p, prefix);
+    return (p) => react(name, exportName, p, prefix);
   }
 }
 
 /** Compiles one island with marked props: its props with holes, then its HTML as a hole. */
-function compileIsland(tag: string, inner: string, parts: Parts, code: IslandCode, slow: ShellTemplate['slowIslands']): void {
+async function compileIsland(tag: string, inner: string, parts: Parts, code: IslandCode, slow: ShellTemplate['slowIslands']): Promise<void> {
   const url = attr(tag, 'component-url') ?? '';
   const name = /([^/.]+)\.[^/]*$/.exec(url)?.[1] ?? url;
   const exportName = attr(tag, 'component-export') ?? 'default';
@@ -220,7 +224,7 @@ function compileIsland(tag: string, inner: string, parts: Parts, code: IslandCod
   delete props.class; // Astro renders without it (it styles the island's wrapper only)
   const subs: Substitution[] = [];
   findMarks(props, [], where, subs);
-  const render = islandRenderer(name, exportName, props, html, attr(tag, 'prefix') ?? '', code, slow);
+  const render = await islandRenderer(name, exportName, props, html, attr(tag, 'prefix') ?? '', code, slow);
   const open = tag.slice(propsAt + propsText.length);
   const openEmpty = open.slice(0, -AWAIT.length) + '>';
   // Astro leaves out await-children and the end comment when an island renders nothing.
@@ -252,7 +256,7 @@ export async function compileShell(html: string, code: () => Promise<IslandCode>
     compileText(html.slice(last, m.index), parts);
     const inner = html.slice(m.index + tag.length, end - '</astro-island>'.length);
     if (/<astro-island\b[^>]*\sprops="[^"]*\uE000/.test(inner)) throw new ShellError('an island with marked props inside another');
-    compileIsland(tag, inner, parts, islands ??= await code(), slowIslands);
+    await compileIsland(tag, inner, parts, islands ??= await code(), slowIslands);
     last = end;
     opens.lastIndex = end;
   }
