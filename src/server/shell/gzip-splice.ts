@@ -12,7 +12,7 @@
  * a Map lookup.
  */
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { BoundedMap } from '../bounded-map.ts';
+import { AdaptiveMemo } from '../bounded-map.ts';
 
 const POLY = 0xedb88320;
 
@@ -140,39 +140,8 @@ export interface SplicedGzipOptions {
   mergeBelow: number;
   /** How many bytes of the static text before a run serve as its dictionary. */
   dictionary: number;
-  /** How many distinct texts each run's memo keeps. */
+  /** How many distinct texts each run's memo keeps (it stands aside for runs that seldom come back). */
   memo: number;
-}
-
-/**
- * Compressed runs by their text, for runs that come back (one visitor again, an island
- * that renders alike for many). A run that seldom comes back (it carries the visitor's
- * address) stops being looked up for a while: hashing its text would cost more than it saves.
- */
-class RunMemo {
-  private readonly map: BoundedMap<string, Piece>;
-  private tries = 0;
-  private hits = 0;
-  private resting = 0;
-  constructor(limit: number) {
-    this.map = new BoundedMap(limit);
-  }
-  get(text: string): Piece | undefined {
-    if (this.resting > 0) {
-      this.resting--;
-      return undefined;
-    }
-    const found = this.map.get(text);
-    if (found) this.hits++;
-    if (++this.tries === 256) {
-      if (this.hits < 64) this.resting = 4096;
-      this.tries = this.hits = 0;
-    }
-    return found;
-  }
-  set(text: string, piece: Piece): void {
-    if (this.resting === 0) this.map.set(text, piece);
-  }
 }
 
 /** Per-request parts joined by the short statics between them, compressed together. */
@@ -185,7 +154,7 @@ interface Run {
   dictionary: Buffer | undefined;
   /** When the run is one part that repeats an earlier one: that part's index. */
   copyOf: number | undefined;
-  memo: RunMemo;
+  memo: AdaptiveMemo<string, Piece>;
 }
 
 /**
@@ -213,7 +182,7 @@ export class SplicedGzip {
     this.head = compressStatic(statics[0]!);
     let run: Run | undefined;
     for (let i = 0; i < firstOf.length; i++) {
-      run ??= { parts: [], joins: [], dictionary: tail(statics[i]!, options.dictionary), copyOf: undefined, memo: new RunMemo(options.memo) };
+      run ??= { parts: [], joins: [], dictionary: tail(statics[i]!, options.dictionary), copyOf: undefined, memo: new AdaptiveMemo(options.memo, { minHitRate: 0.25, window: 256, rest: 4096 }) };
       run.parts.push(i);
       const next = statics[i + 1]!;
       if (i < firstOf.length - 1 && next.length < options.mergeBelow) {
