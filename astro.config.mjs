@@ -1,5 +1,7 @@
-// Astro configuration: static pages everywhere, `/` and the API rendered on demand
-// by the node adapter in middleware mode, mounted by our own server (src/server/main.ts).
+// Astro configuration: every page prerendered (`/` as a shell the server fills per request,
+// src/server/pages.ts). The node adapter stays for `staticHeaders`: it writes each page's
+// Content-Security-Policy (script and style hashes) to dist/_headers.json, which our own
+// server (src/server/main.ts) sends with the page.
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
@@ -22,7 +24,7 @@ export default defineConfig({
     react(),
     mdx(),
     sitemap({
-      // Only prerendered, indexable pages: `/` is on demand but is the product itself.
+      // Every page is prerendered (`/` as its shell); the 404 pages are left out.
       filter: (page) => !NOT_INDEXED.some((p) => new URL(page).pathname === p),
     }),
   ],

@@ -24,7 +24,8 @@ async function startWorker(config: Config): Promise<void> {
 
   let stopping = false;
   // While draining, tell keep-alive clients to go so their sockets close with the response.
-  server.on('request', (_req, res) => { if (stopping) res.setHeader('connection', 'close'); });
+  // Answers written synchronously (/ip, /) have sent their headers already; those keep the socket until it idles.
+  server.on('request', (_req, res) => { if (stopping && !res.headersSent) res.setHeader('connection', 'close'); });
   const stop = () => {
     if (stopping) return;
     stopping = true;
