@@ -32,9 +32,19 @@ export interface PageSet {
   answer(req: AppRequest): FileAnswer;
 }
 
-/** How `/` is gzipped per request (shell/gzip-splice.ts); the README gives the measurements behind them. */
+/**
+ * How `/` is gzipped per request (shell/gzip-splice.ts). Measured on `/` for 8.8.8.8
+ * (36 KB of HTML): each per-request part compressed alone 11.6 KB; parts joined with the
+ * statics under 1 KiB between them 11.2 KB; with 4 KiB of the static text before each run
+ * as its dictionary 10.7 KB. Level 6 instead of 1 saves another 150 bytes for about twice
+ * the CPU. The whole page at gzip -9 would be 8.6 KB, for some 25 times the CPU per request.
+ */
 export const GZIP = { level: 1, mergeBelow: 1024, dictionary: 4096, memo: 256 };
-/** Brotli quality for clients that take brotli and not gzip (rare: every browser takes gzip). */
+/**
+ * Brotli quality for clients that take brotli and not gzip (rare: every browser takes
+ * gzip). The whole page per request: quality 4 gives 8.6 KB; 1 gives 9.9 KB for half the
+ * CPU, 5 gives 8.0 KB for 1.5 times.
+ */
 export const BROTLI_QUALITY = 4;
 
 /** What an Accept-Encoding header lets us send: gzip first (it costs least per request), then brotli. */

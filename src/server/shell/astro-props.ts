@@ -6,31 +6,8 @@
  * Writing goes straight to the escaped text, without the intermediate arrays Astro
  * builds: this runs once per request for the visitor's record.
  */
+import { escapeAstro } from './escape.ts';
 import { Unsupported } from './react-subset.ts';
-
-const ESCAPED = /[&<>'"]/;
-
-/** Astro's escapeHTML: `& < > ' "` become entities (`'` as `&#39;`, unlike React's `&#x27;`). */
-export function escapeAstro(text: string): string {
-  if (!ESCAPED.test(text)) return text;
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    let entity: string;
-    switch (text.charCodeAt(i)) {
-      case 38: entity = '&amp;'; break;
-      case 60: entity = '&lt;'; break;
-      case 62: entity = '&gt;'; break;
-      case 39: entity = '&#39;'; break;
-      case 34: entity = '&quot;'; break;
-      default: continue;
-    }
-    if (last !== i) out += text.slice(last, i);
-    out += entity;
-    last = i + 1;
-  }
-  return last === text.length ? out : out + text.slice(last);
-}
 
 /** A JSON string literal, escaped as it stands in a props attribute. */
 export const propString = (text: string): string => escapeAstro(JSON.stringify(text));

@@ -8,31 +8,8 @@
  * SVG aliases, custom elements) throws Unsupported; shell-page.ts then renders that
  * island through React. tests/shell-renderer.test.ts compares the two over random records.
  */
+import { escapeHtml } from './escape.ts';
 import { ELEMENT, Fragment, Unsupported, type ShellElement } from './react-subset.ts';
-
-const ESCAPED = /["'&<>]/;
-
-/** React's escapeTextForBrowser: text and attribute values alike. */
-export function escapeHtml(text: string): string {
-  if (!ESCAPED.test(text)) return text;
-  let out = '';
-  let last = 0;
-  for (let i = 0; i < text.length; i++) {
-    let entity: string;
-    switch (text.charCodeAt(i)) {
-      case 34: entity = '&quot;'; break;
-      case 38: entity = '&amp;'; break;
-      case 39: entity = '&#x27;'; break;
-      case 60: entity = '&lt;'; break;
-      case 62: entity = '&gt;'; break;
-      default: continue;
-    }
-    if (last !== i) out += text.slice(last, i);
-    out += entity;
-    last = i + 1;
-  }
-  return last === text.length ? out : out + text.slice(last);
-}
 
 /** Tags React renders by their own rules (hoisting, form state, void elements, preambles). */
 const SPECIAL_TAGS = new Set(('select option textarea input form menuitem object title link script style meta listing pre img base '

@@ -13,7 +13,8 @@
  * the per-request Astro render produced.
  */
 import { MARK_CLOSE, MARK_OPEN, SHELL_MARKS, type ShellValues } from '../../lib/page-shell.ts';
-import { decodeProps, escapeAstro, propString, serializeProp } from './astro-props.ts';
+import { decodeProps, propString, serializeProp } from './astro-props.ts';
+import { escapeAstro } from './escape.ts';
 import { renderToHtml } from './html-renderer.ts';
 import { Unsupported } from './react-subset.ts';
 
