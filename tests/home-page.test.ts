@@ -36,7 +36,7 @@ const perBuild = (html: string) => html
 let record: LookupResponse;
 let pages: PageSet;
 beforeAll(async () => {
-  pages = (await loadPages('dist', { '/': () => ({ lookup: record }) }, { clientConfig: CLIENT_CONFIG }))!;
+  pages = (await loadPages('dist', { '/': { values: () => ({ lookup: record }) } }, { clientConfig: CLIENT_CONFIG }))!;
   expect(pages, 'no build: run `npm run build` first').toBeDefined();
 });
 
@@ -150,6 +150,24 @@ describe('/ in-process through app.request()', () => {
     expect(res.headers.get('vary')).toBe('accept-encoding');
     const body = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
     expect(body).toMatch(/data-testid="ip"[^>]*>8\.8\.8\.8</);
+  });
+
+  it('answers a visitor again from the memo, and never another visitor\'s page', async () => {
+    const visit = async (ip: string, ua: string) => {
+      const res = await request('/', { headers: { 'x-forwarded-for': ip, 'accept-encoding': 'gzip', 'user-agent': ua } });
+      return { timing: res.headers.get('server-timing'), html: gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8') };
+    };
+    const chrome = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0';
+    const first = await visit('1.1.1.1', chrome);
+    const again = await visit('1.1.1.1', chrome);
+    expect(again.timing).toMatch(/desc="Page from the memo"/);
+    expect(again.html).toBe(first.html);
+    const otherBrowser = await visit('1.1.1.1', firefox);
+    expect(otherBrowser.timing).toMatch(/desc="IP lookup"/);
+    expect(otherBrowser.html).toContain('&quot;browser&quot;:[0,&quot;Firefox&quot;]');
+    const otherAddress = await visit('9.9.9.9', chrome);
+    expect(otherAddress.html).toMatch(/data-testid="ip"[^>]*>9\.9\.9\.9</);
   });
 
   it('refuses other methods with 405', async () => {

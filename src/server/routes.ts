@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { createApi } from './api.ts';
 import { createTextEndpoints, TEXT_PATHS } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
+import { DEVICE_HEADERS } from './lookup/device.ts';
 import { withRateLimit } from './rate-limit.ts';
 import type { PageValues } from './pages.ts';
 
@@ -33,7 +34,11 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       ]),
     ],
     pages: {
-      '/': (req) => ({ lookup: engine.lookup(req.clientIp, { headers: req.headers }) }),
+      '/': {
+        values: (req) => ({ lookup: engine.lookup(req.clientIp, { headers: req.headers }) }),
+        // The record depends on the address and, for `device`, on these headers (lookup/device.ts).
+        key: (req) => [req.clientIp, ...DEVICE_HEADERS.map((name) => req.headers.get(name) ?? '')].join('\n'),
+      },
     },
   };
 }

@@ -22,7 +22,7 @@ let record: LookupResponse;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
-  pages = (await loadPages('dist', { '/': () => ({ lookup: record }) }, { clientConfig: clientConfigFromEnv(OFFLINE_CLIENT_ENV) }))!;
+  pages = (await loadPages('dist', { '/': { values: () => ({ lookup: record }) } }, { clientConfig: clientConfigFromEnv(OFFLINE_CLIENT_ENV) }))!;
   const res = await fetch(`${server.url}/api/lookup/8.8.8.8`);
   base = LookupResponseSchema.parse(await res.json());
 });

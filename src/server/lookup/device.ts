@@ -59,6 +59,9 @@ function parse(userAgent: string, brandsHeader: string, mobileHeader: string, pl
   });
 }
 
+/** The request headers a device is read from (and all that the record takes from the headers). */
+export const DEVICE_HEADERS = ['user-agent', 'sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform'] as const;
+
 /**
  * Device details from request headers; `fallbackUserAgent` (what the browser reported in
  * the lookup body) is used when the headers carry no User-Agent. null without either.
