@@ -277,6 +277,8 @@ const lookupText = defineCollection({
       confidence: template('Confidence badge, {percent}'), tier: template('Accuracy tier badge, {tier}'),
       radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge, {type}'),
       version: template('IP version badge, {version}'),
+      torExit: text('Verdict badge when the address is a listed Tor exit'),
+      privateRelay: text('Verdict badge when the address is an iCloud Private Relay egress'),
     }),
     cards: z.strictObject({
       networkTitle: text('Network card heading'), isp: text('ISP label'), asn: text('ASN label'), timezone: text('Timezone label'),
@@ -287,6 +289,15 @@ const lookupText = defineCollection({
       vpnNone: text('VPN card text when no indicator fired'),
       reserved: template('Location card text for special-purpose addresses, {kind}'),
     }).describe('Headings and field labels of the network, location, device and VPN cards'),
+    privacy: z.strictObject({
+      flags: z.strictObject({
+        tor: text('Flag: Tor exit list'), relay: text('Flag: iCloud Private Relay egress list'), vpn: text('Flag: VPN list or brand'),
+        proxy: text('Flag: open-proxy list'), hosting: text('Flag: hosting network'),
+      }).describe('Names of the privacy flags, in the VPN card and the lookup result'),
+      yes: text('Flag answer: listed'), no: text('Flag answer: checked, not listed'),
+      unavailable: text('Flag answer: the list is not loaded, so the check did not run'),
+      service: text('Label of the service name (Tor, iCloud Private Relay, a VPN)'),
+    }),
     gps: z.strictObject({
       enable: text('Precise-location button on the home page'), enableSimple: text('Precise-location button on /ip-2'),
       asking: text('While the browser asks for permission'), denied: text('Permission denied'),

@@ -2,7 +2,7 @@
  * The badge row under the IP: VPN verdict, GPS, accuracy tier and radius, and on the
  * full variant consensus, confidence, measured round trip, network type and IP version.
  */
-import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, type Tone } from '../lib/badges.ts';
+import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey, type Tone } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
@@ -35,9 +35,10 @@ export default function BadgeRow({ initial, text, variant = 'full' }: Props) {
   const r = data.data;
   const full = variant === 'full';
   const confidence = confidenceBadge(r.confidence_score);
+  const verdict = verdictKey(r);
   return (
     <ul className="badges" aria-label={text.listLabel}>
-      <Badge id="vpn" tone={r.vpn_detected ? 'red' : 'green'}>{r.vpn_detected ? text.vpnDetected : text.noVpn}</Badge>
+      <Badge id="vpn" tone={verdict === 'noVpn' ? 'green' : 'red'}>{text[verdict]}</Badge>
       {r.location_source === 'hybrid' && <Badge id="gps" tone="green">{text.gpsEnhanced}</Badge>}
       <Badge id="tier" tone={accuracyTierTone(r.accuracy_tier)}>{fillTemplate(text.tier, { tier: r.accuracy_tier })}</Badge>
       <Badge id="radius" tone="neutral">{fillTemplate(text.radius, { radius: formatAccuracyRadius(r.accuracy_radius) })}</Badge>

@@ -1,16 +1,19 @@
 /**
  * Network Details, Location, Device Info and (optionally) the VPN verdict cards, with
- * skeletons while a first lookup loads. The verdict updates when the WebRTC check reports.
+ * skeletons while a first lookup loads. The verdict card gives each indicator's reason and
+ * the privacy flags; it updates when the WebRTC check reports.
  */
+import { verdictKey, type VerdictKey } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { formatCoordinates } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
+import PrivacyFlags from './PrivacyFlags.tsx';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
   initial?: LookupResponse | null;
-  text: LookupText['cards'] & Pick<LookupText['badges'], 'vpnDetected' | 'noVpn'>;
+  text: LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
   /** Adds the VPN verdict card with its indicators. */
   vpn?: boolean;
 }
@@ -37,6 +40,7 @@ export default function DetailCards({ initial, text, vpn = false }: Props) {
   const d = data?.device;
   const v = (value: string | undefined) => (data ? (value ?? '') : null);
   const coordinates = r ? formatCoordinates(r.latitude, r.longitude) : undefined;
+  const verdict = r ? verdictKey(r) : 'noVpn';
   return (
     <div className="detail-cards">
       <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
@@ -56,12 +60,15 @@ export default function DetailCards({ initial, text, vpn = false }: Props) {
       {vpn && r && (
         <section className="card detail-card" aria-label={text.vpnTitle} data-testid="vpn-verdict">
           <h3>{text.vpnTitle}</h3>
-          <p><span className={`badge tone-${r.vpn.detected ? 'red' : 'green'}`}>{r.vpn.detected ? text.vpnDetected : text.noVpn}</span></p>
+          <p><span className={`badge tone-${verdict === 'noVpn' ? 'green' : 'red'}`}>{text[verdict]}</span></p>
           {r.vpn.indicators.length ? (
-            <ul className="indicators">{r.vpn.indicators.map((i) => <li key={i}>{i}</li>)}</ul>
+            <ul className="indicators">
+              {r.vpn.indicators.map((name, i) => <li key={name}><strong>{name}</strong>: {r.vpn.reasons[i]}</li>)}
+            </ul>
           ) : (
             <p>{text.vpnNone}</p>
           )}
+          <PrivacyFlags privacy={r.privacy} text={text.privacy} />
         </section>
       )}
     </div>

@@ -40,6 +40,16 @@ export function networkTypeLabel(type: IpInfo['network_type']): 'mobile' | 'busi
   return type === 'mobile' || type === 'business' || type === 'datacenter' ? type : 'other';
 }
 
+/** The verdict badge's words: the most specific list that matched (Tor, Private Relay), else detected or not. */
+export type VerdictKey = 'torExit' | 'privateRelay' | 'vpnDetected' | 'noVpn';
+
+/** Which verdict the VPN badge shows for a record (its tone is red unless 'noVpn'). */
+export function verdictKey(r: Pick<IpInfo, 'vpn_detected' | 'privacy'>): VerdictKey {
+  if (r.privacy.tor) return 'torExit';
+  if (r.privacy.relay) return 'privateRelay';
+  return r.vpn_detected ? 'vpnDetected' : 'noVpn';
+}
+
 /** Default accuracy radius in metres when the record has none (spec section 3). */
 export const DEFAULT_ACCURACY_RADIUS_M = 5000;
 

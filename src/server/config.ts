@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts';
 import { parseTrustProxy, type TrustProxy } from './client-ip.ts';
+import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
 
 export interface Config {
   host: string;
@@ -20,6 +21,8 @@ export interface Config {
   bodyLimit: number;
   /** Requests a minute per client on the API and command-line endpoints; 0 turns the limit off. */
   rateLimit: number;
+  /** Paths of the privacy lists (Tor exits, Private Relay, VPN, proxy, hosting): a setting each, else under dataDir/lists. */
+  lists: ListPaths;
   /** Settings handed to the browser. */
   client: ClientConfig;
 }
@@ -49,16 +52,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const dataDir = path.resolve(env.DATA_DIR || 'data');
+  const defaults = defaultListPaths(dataDir);
+  const lists = Object.fromEntries(Object.entries(LIST_SETTINGS).map(([kind, name]) =>
+    [kind, env[name] ? path.resolve(env[name]) : defaults[kind as keyof ListPaths]])) as ListPaths;
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
     trustProxy,
-    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    dataDir,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
+    lists,
     client: clientConfigFromEnv(env),
   };
 }

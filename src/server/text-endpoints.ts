@@ -40,8 +40,9 @@ export const TEXT_PATHS: ReadonlySet<string> = new Set([...Object.keys(FIELDS), 
 /**
  * The /json bodies of the last `limit` addresses asked, oldest out first. A memo, not a
  * cache of past answers: on this path nothing of the request but the address enters the
- * record, and the databases never change while the process runs, so a hit is byte for
- * byte what a fresh lookup would send (which is why location_source stays 'ip').
+ * record, and the memo is emptied whenever a privacy list changes (the only data that
+ * changes while the process runs), so a hit is byte for byte what a fresh lookup would
+ * send (which is why location_source stays 'ip').
  * Server-Timing says when the memo answered. The same idea as echoip's response cache.
  */
 export class JsonMemo extends BoundedMap<string, string> {
@@ -56,6 +57,7 @@ export const JSON_MEMO_SIZE = 4096;
 
 /** Creates the handler for the command-line endpoints. */
 export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEMO_SIZE)): Handler {
+  let generation = engine.dataGeneration;
   return (req) => {
     const { path } = req;
     const field = FIELDS[path];
@@ -71,6 +73,10 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     const ip = asked ?? req.clientIp;
     if (isJson) {
       const start = performance.now();
+      if (generation !== engine.dataGeneration) {
+        memo.clear();
+        generation = engine.dataGeneration;
+      }
       const body = memo.get(ip);
       if (body !== undefined) return jsonText(200, body, timingHeaders(performance.now() - start, 'memo'));
     }

@@ -49,6 +49,7 @@ export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4') {
   ]);
   if (!text || !pageCopy) throw new Error(`content/site/lookup-*.json lacks the entry for ${page}`);
   const t = text.data;
-  const cardText = { ...t.cards, vpnDetected: t.badges.vpnDetected, noVpn: t.badges.noVpn };
+  const { vpnDetected, noVpn, torExit, privateRelay } = t.badges;
+  const cardText = { ...t.cards, vpnDetected, noVpn, torExit, privateRelay, privacy: t.privacy };
   return { text: t, page: pageCopy.data, offers: offers.map((o) => o.data), cardText };
 }

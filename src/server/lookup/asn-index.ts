@@ -10,13 +10,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { buckets, compare6, findRange4, findRange6, forEachLine, writeWords } from './sorted-ranges.ts';
 
 /** Where the compiled index lives, relative to the build directory. */
 export const ASN_INDEX_FILE = 'data/asn-index.bin';
 const MAGIC = 0x4e534121; // '!ASN', little-endian: a big-endian machine sees another value and recompiles
 const FORMAT = 1;
 const HEADER_WORDS = 8;
-const MASK32 = 0xffffffffn;
 const require = createRequire(import.meta.url);
 
 /** The CSV files and the data version they carry (the npm package version). */
@@ -62,31 +62,13 @@ export class AsnIndex {
 
   /** Row of the range holding an IPv4 address (unsigned 32-bit), or -1. */
   find4(address: number): number {
-    const starts = this.start4;
-    const top = address >>> 16;
-    // The answer is the last row starting at or before the address: in this bucket, or
-    // the last row of an earlier one.
-    let lo = this.bucket4[top]!;
-    let hi = this.bucket4[top + 1]! - 1;
-    let found = lo - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid]! <= address) { found = mid; lo = mid + 1; } else hi = mid - 1;
-    }
-    return found >= 0 && this.end4[found]! >= address ? found : -1;
+    return findRange4(this.start4, this.end4, this.bucket4, address);
   }
 
   /** Row of the range holding an IPv6 address (four words, high first), or -1. */
   find6(words: Uint32Array): number {
-    const top = words[0]! >>> 16;
-    let lo = this.bucket6[top]!;
-    let hi = this.bucket6[top + 1]! - 1;
-    let found = lo - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare6(this.start6, mid, words) <= 0) { found = mid; lo = mid + 1; } else hi = mid - 1;
-    }
-    return found >= 0 && compare6(this.end6, found, words) >= 0 ? this.v4Count + found : -1;
+    const found = findRange6(this.start6, this.end6, this.bucket6, words);
+    return found < 0 ? -1 : this.v4Count + found;
   }
 
   asn(row: number): number { return this.asns[row]!; }
@@ -189,17 +171,6 @@ function countLines(csv: string): number {
   return count;
 }
 
-function forEachLine(csv: string, visit: (line: string) => void): void {
-  let at = 0;
-  while (at < csv.length) {
-    let eol = csv.indexOf('\n', at);
-    if (eol === -1) eol = csv.length;
-    const line = csv.slice(at, csv.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
-    at = eol + 1;
-    if (line !== '') visit(line);
-  }
-}
-
 /** Calls back with each `start,end,asn,org` row; org unquoted (a "" inside quotes is one "). */
 function forEachRow(csv: string, visit: (start: string, end: string, asn: string, org: string) => void): void {
   forEachLine(csv, (line) => {
@@ -212,33 +183,4 @@ function forEachRow(csv: string, visit: (start: string, end: string, asn: string
     // The serialized form separates names with newlines.
     visit(line.slice(0, c1), line.slice(c1 + 1, c2), line.slice(c2 + 1, c3), org.replaceAll('\n', ' '));
   });
-}
-
-/** bucket[p] = the first row whose start's top 16 bits are p or more; bucket[65536] = rows. */
-function buckets(starts: Uint32Array, stride: number): Uint32Array {
-  const rows = starts.length / stride;
-  const bucket = new Uint32Array((1 << 16) + 1);
-  let row = 0;
-  for (let p = 0; p <= 1 << 16; p++) {
-    while (row < rows && starts[row * stride]! >>> 16 < p) row++;
-    bucket[p] = row;
-  }
-  return bucket;
-}
-
-function writeWords(target: Uint32Array, row: number, value: bigint): void {
-  for (let i = 3; i >= 0; i--) {
-    target[row * 4 + i] = Number(value & MASK32);
-    value >>= 32n;
-  }
-}
-
-/** Compares the IPv6 row's four words with an address: negative, zero or positive. */
-function compare6(words: Uint32Array, row: number, address: Uint32Array): number {
-  const o = row * 4;
-  for (let i = 0; i < 4; i++) {
-    const d = words[o + i]! - address[i]!;
-    if (d !== 0) return d;
-  }
-  return 0;
 }

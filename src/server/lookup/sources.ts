@@ -1,13 +1,15 @@
 /**
- * Opens the engine's data sources: the two city databases and the ASN index. Each one is
- * optional: a missing or broken file leaves its source out and is reported as a problem
- * (the engine logs it), and lookups carry on with fewer fields and lower confidence.
+ * Opens the engine's data sources: the two city databases, the ASN index and the privacy
+ * lists (privacy-lists.ts). Each one is optional: a missing or broken file leaves its
+ * source out and is reported as a problem (the engine logs it), and lookups carry on with
+ * fewer fields and lower confidence.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AsnIndex, ASN_INDEX_FILE, asnSourceFiles } from './asn-index.ts';
 import { CitySource, openMmdb, sourceNameOf } from './city-source.ts';
+import { PrivacyLists, type ListPaths } from './privacy-lists.ts';
 
 export interface Sources {
   /** DB-IP City Lite. */
@@ -15,6 +17,8 @@ export interface Sources {
   /** GeoLite2 City, or the operator's own City file. */
   second?: CitySource;
   asn?: AsnIndex;
+  /** Tor exits, Private Relay, VPN, proxy and hosting ranges (each list optional). */
+  lists?: PrivacyLists;
 }
 
 export interface SourceOptions {
@@ -22,6 +26,10 @@ export interface SourceOptions {
   geoipCityDb?: string;
   /** Build directory holding the compiled ASN index (default `$DIST_DIR` or `./dist`). */
   distDir?: string;
+  /** The privacy lists' paths; no lists (every list check unavailable) when absent. */
+  lists?: ListPaths;
+  /** How often the lists' files are polled for changes, ms (default 5000; 0: never). */
+  listPollMs?: number;
 }
 
 const require = createRequire(import.meta.url);
@@ -74,11 +82,12 @@ export async function openAsnIndex(distDir: string): Promise<AsnIndex | Error> {
 /** Opens every source; `problems` says which are missing and why. */
 export async function openSources(options: SourceOptions = {}): Promise<{ sources: Sources; problems: string[] }> {
   const distDir = path.resolve(options.distDir ?? (process.env.DIST_DIR || 'dist'));
-  const [primary, second, asn] = await Promise.all([
+  const [primary, second, asn, lists] = await Promise.all([
     openBundled('dbip-city', 'dbip-city-mmdb'),
     // The operator's file replaces GeoLite2 and is never silently swapped back for it.
     options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb'),
     openAsnIndex(distDir),
+    options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 }),
   ]);
   const problems: string[] = [];
   const keep = <T>(label: string, source: T | Error): T | undefined => {
@@ -96,6 +105,7 @@ export async function openSources(options: SourceOptions = {}): Promise<{ source
       primary: keep('dbip-city', primary),
       second: keep(options.geoipCityDb ? `GEOIP_CITY_DB ${options.geoipCityDb}` : 'geolite2-city', second),
       asn: keep('asn', asn),
+      lists,
     },
     problems,
   };
