@@ -21,7 +21,7 @@ export const isLimited = (req: AppRequest): boolean => req.path.startsWith('/api
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
-  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, distDir, lists: config.lists });
+  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, distDir, dataDir: config.dataDir, lists: config.lists });
   return {
     engine,
     handlers: [

@@ -8,7 +8,8 @@
  * loads that file in a few milliseconds and compiles the CSV itself (about a second) when
  * the file is missing or was built from another version of the package.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { buckets, compare6, findRange4, findRange6, forEachLine, writeWords } from './sorted-ranges.ts';
 
@@ -19,8 +20,15 @@ const FORMAT = 1;
 const HEADER_WORDS = 8;
 const require = createRequire(import.meta.url);
 
-/** The CSV files and the data version they carry (the npm package version). */
-export function asnSourceFiles(): { v4: string; v6: string; version: string } {
+/**
+ * The CSV files and the data version they carry (the npm package version): the copy
+ * `npm run data:update` left in `freshDir` when there is one, else the installed package.
+ */
+export function asnSourceFiles(freshDir?: string): { v4: string; v6: string; version: string } {
+  if (freshDir && existsSync(path.join(freshDir, 'asn-ipv4-num.csv')) && existsSync(path.join(freshDir, 'package.json'))) {
+    const pkg = JSON.parse(readFileSync(path.join(freshDir, 'package.json'), 'utf8')) as { version: string };
+    return { v4: path.join(freshDir, 'asn-ipv4-num.csv'), v6: path.join(freshDir, 'asn-ipv6-num.csv'), version: pkg.version };
+  }
   const pkg = require('@ip-location-db/asn/package.json') as { version: string };
   return {
     v4: require.resolve('@ip-location-db/asn/asn-ipv4-num.csv'),

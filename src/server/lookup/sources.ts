@@ -4,6 +4,7 @@
  * source out and is reported as a problem (the engine logs it), and lookups carry on with
  * fewer fields and lower confidence.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -26,6 +27,8 @@ export interface SourceOptions {
   geoipCityDb?: string;
   /** Build directory holding the compiled ASN index (default `$DIST_DIR` or `./dist`). */
   distDir?: string;
+  /** DATA_DIR: newer data packages that `npm run data:update` fetched are read from here first. */
+  dataDir?: string;
   /** The privacy lists' paths; no lists (every list check unavailable) when absent. */
   lists?: ListPaths;
   /** How often the lists' files are polled for changes, ms (default 5000; 0: never). */
@@ -33,6 +36,14 @@ export interface SourceOptions {
 }
 
 const require = createRequire(import.meta.url);
+
+/**
+ * The folder under a data directory where `npm run data:update` puts a newer copy of a
+ * data package ('asn' or '@ip-location-db/asn' → DATA_DIR/ip-location-db/asn).
+ */
+export function packageDir(dataDir: string, pkg: string): string {
+  return path.join(dataDir, 'ip-location-db', pkg.split('/').at(-1)!);
+}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -51,27 +62,30 @@ export async function openCitySource(name: string | undefined, v4Path: string, v
   return new CitySource(sourceName, readers[0], readers[1]);
 }
 
-function bundled(pkg: string, file: string): string {
-  return require.resolve(`@ip-location-db/${pkg}/${file}`);
+/** A data package's file: the fresher copy under DATA_DIR when data:update left one, else the installed one. */
+function bundled(pkg: string, file: string, dataDir: string | undefined): string {
+  const fresh = dataDir && path.join(packageDir(dataDir, pkg), file);
+  return fresh && existsSync(fresh) ? fresh : require.resolve(`@ip-location-db/${pkg}/${file}`);
 }
 
-async function openBundled(name: string, pkg: string): Promise<CitySource | Error> {
+async function openBundled(name: string, pkg: string, dataDir: string | undefined): Promise<CitySource | Error> {
   try {
-    return await openCitySource(name, bundled(pkg, `${name}-ipv4.mmdb`), bundled(pkg, `${name}-ipv6.mmdb`));
+    return await openCitySource(name, bundled(pkg, `${name}-ipv4.mmdb`, dataDir), bundled(pkg, `${name}-ipv6.mmdb`, dataDir));
   } catch (error) {
     return new Error(message(error));
   }
 }
 
 /** The compiled index from the build, or, when it is missing or stale, compiled from the CSV now. */
-export async function openAsnIndex(distDir: string): Promise<AsnIndex | Error> {
+export async function openAsnIndex(distDir: string, dataDir?: string): Promise<AsnIndex | Error> {
+  const freshDir = dataDir && packageDir(dataDir, 'asn');
   try {
     let expected: string | undefined;
-    try { expected = asnSourceFiles().version; } catch { /* package absent: trust the built file */ }
+    try { expected = asnSourceFiles(freshDir).version; } catch { /* package absent: trust the built file */ }
     const file = await readFile(path.join(distDir, ASN_INDEX_FILE)).catch(() => undefined);
     const built = file && AsnIndex.load(file);
     if (built && (expected === undefined || built.version === expected)) return built;
-    const files = asnSourceFiles();
+    const files = asnSourceFiles(freshDir);
     const [v4, v6] = await Promise.all([readFile(files.v4, 'utf8'), readFile(files.v6, 'utf8')]);
     return AsnIndex.compile(v4, v6, files.version);
   } catch (error) {
@@ -83,10 +97,10 @@ export async function openAsnIndex(distDir: string): Promise<AsnIndex | Error> {
 export async function openSources(options: SourceOptions = {}): Promise<{ sources: Sources; problems: string[] }> {
   const distDir = path.resolve(options.distDir ?? (process.env.DIST_DIR || 'dist'));
   const [primary, second, asn, lists] = await Promise.all([
-    openBundled('dbip-city', 'dbip-city-mmdb'),
+    openBundled('dbip-city', 'dbip-city-mmdb', options.dataDir),
     // The operator's file replaces GeoLite2 and is never silently swapped back for it.
-    options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb'),
-    openAsnIndex(distDir),
+    options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb', options.dataDir),
+    openAsnIndex(distDir, options.dataDir),
     options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 }),
   ]);
   const problems: string[] = [];
