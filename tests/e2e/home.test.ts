@@ -58,6 +58,14 @@ describe('the first response', () => {
     expect(html).toContain(expected.data.isp);
     expect(html).toMatch(/data-badge="vpn"/);
     expect(html).toMatch(/data-badge="confidence"/);
+    // The hero says where in one sentence, never a radius smaller than the databases' disagreement.
+    const sentence = /data-testid="accuracy"[^>]*>([^<]+)</.exec(html)?.[1] ?? '';
+    expect(sentence).toMatch(/^Somewhere (within about \d+ k?m of|in) /);
+    const said = /about (\d+) (k?m)/.exec(sentence);
+    if (said && expected.data.distance_consensus !== null) {
+      expect(Number(said[1]) * (said[2] === 'km' ? 1000 : 1)).toBeGreaterThanOrEqual(expected.data.distance_consensus * 1000);
+    }
+    expect(html).not.toMatch(/>Network: other</);
     // Nothing measured a round trip yet, so there is no RTT badge.
     expect(html).not.toMatch(/data-badge="rtt"/);
   });

@@ -25,6 +25,10 @@ describe("/ip-2, What's My IP Address?", () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe("What's My IP Address?");
     await page.getByTestId('ip').filter({ hasText: '8.8.8.8' }).waitFor();
     await expect(page.locator('[data-badge="vpn"]').isVisible()).resolves.toBe(true);
+    // One sentence in view; the accuracy badges one click away.
+    await expect(page.getByTestId('accuracy').textContent()).resolves.toMatch(/^Somewhere (within about|in) /);
+    await expect(page.locator('[data-badge="tier"]').isVisible()).resolves.toBe(false);
+    await page.getByText('How sure is this?').click();
     await expect(page.locator('[data-badge="tier"]').isVisible()).resolves.toBe(true);
     await expect(page.getByText(expected.data.isp, { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { name: 'Device Info' }).isVisible()).resolves.toBe(true);
