@@ -65,7 +65,8 @@ describe('the first response', () => {
     if (said && expected.data.distance_consensus !== null) {
       expect(Number(said[1]) * (said[2] === 'km' ? 1000 : 1)).toBeGreaterThanOrEqual(expected.data.distance_consensus * 1000);
     }
-    expect(html).not.toMatch(/>Network: other</);
+    // The network kind in words in the hero (the spec's 'Network: business' stays in the details).
+    expect(html).toMatch(/data-badge="kind"[^>]*>Business network</);
     // Nothing measured a round trip yet, so there is no RTT badge.
     expect(html).not.toMatch(/data-badge="rtt"/);
   });
