@@ -17,13 +17,19 @@ const text = async (path: string, headers: Record<string, string> = { 'user-agen
 };
 
 describe('curl host/', () => {
-  it.each(['curl/8.5.0', 'Wget/1.21.4', 'HTTPie/3.2.2', 'Go-http-client/1.1', 'python-requests/2.32'])(
+  it.each(['curl/8.5.0', 'Wget/1.21.4', 'HTTPie/3.2.2', 'Go-http-client/1.1', 'python-requests/2.32',
+    'ddclient/3.11.2', 'Mikrotik/7.x Fetch', 'Go 1.1 package http'])(
     'answers %s with the bare IP and a newline', async (ua) => {
       const { res, body } = await text('/', { 'user-agent': ua });
       expect(body).toBe('127.0.0.1\n');
       expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('private, no-store');
     });
+
+  it.each(['ddclientish/1.0', 'Go 1.10 package http', 'MikrotikFan'])('leaves %s (no known client, only a prefix) to the page', async (ua) => {
+    const { body } = await text('/', { 'user-agent': ua });
+    expect(body).not.toBe('127.0.0.1\n');
+  });
 
   it('answers Accept: text/plain with the bare IP', async () => {
     expect((await text('/', { accept: 'text/plain', 'user-agent': 'Mozilla/5.0' })).body).toBe('127.0.0.1\n');

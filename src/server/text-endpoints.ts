@@ -9,8 +9,12 @@ import { invalidIp, jsonText, methodNotAllowed, text, timedLookup, timingHeaders
 import { BoundedMap } from './bounded-map.ts';
 import type { Engine } from './lookup/engine.ts';
 
-/** User-Agents of command-line clients, which get plain text at `/`. */
-const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|powershell|fetch|aria2|xh|lwp-request|okhttp)\b/i;
+/**
+ * User-Agents of command-line clients, which get plain text at `/`: shells and scripts,
+ * and the router and dynamic-DNS clients ifconfig.co answers in text too (ddclient,
+ * MikroTik's `/tool fetch`, the old Go client's 'Go 1.1 package http').
+ */
+const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|powershell|fetch|aria2|xh|lwp-request|okhttp|ddclient|mikrotik|go 1\.1 package http)\b/i;
 
 /** Whether `/` should answer plain text rather than the HTML page. */
 export function wantsPlainText(req: AppRequest): boolean {
