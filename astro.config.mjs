@@ -5,6 +5,7 @@ import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
+import { remarkSiteOrigin } from './src/lib/content/site-origin.ts';
 
 const SITE = process.env.SITE_URL || 'http://localhost:4321';
 
@@ -18,6 +19,8 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'middleware', staticHeaders: true }),
   session: false,
+  // Command examples in articles name this site's origin, not a placeholder (src/lib/content/site-origin.ts).
+  markdown: { remarkPlugins: [remarkSiteOrigin(SITE)] },
   integrations: [
     react(),
     mdx(),

@@ -76,13 +76,14 @@ const tools = defineCollection({
   schema: z.strictObject({
     title: z.string().describe('Page heading and <title> start'),
     shortTitle: z.string().describe('Short name used on cards and in the related-tools grid'),
+    tryIt: z.string().regex(/^\/[\w\-/]*(#[\w-]+)?$/).describe("Where 'Try it now' goes: the matching tool, e.g. '/ip-3#bulk' or '/#lookup' (the lookup box on the home page)"),
     description: z.string().min(50).max(170).describe('Meta description and intro, 50-170 characters'),
     intent: z.enum(['informational', 'navigational', 'transactional', 'commercial']).describe('Search intent of the keyword'),
     difficulty: z.number().int().min(0).max(100).describe('Keyword difficulty 0-100'),
     volume: z.number().int().nonnegative().describe('Monthly searches'),
     related: z.array(slug).min(1).describe('Slugs of OTHER tool pages (file names in content/tools); each must exist'),
     features: z.array(z.strictObject({ title: z.string(), body: z.string() })).length(3).describe('Exactly three feature cards'),
-    steps: z.array(z.string().min(1)).length(4).describe('Exactly four usage steps, in order'),
+    steps: z.array(z.string().min(1)).length(4).describe("Exactly four usage steps, in order; 'https://<host>' becomes the site's origin"),
     keywords: z.array(z.string().min(1)).min(1).describe('Search keywords for the meta keywords tag'),
   }),
 });
@@ -446,11 +447,7 @@ const ipTools = defineCollection({
       ipv4: text('Label of the IPv4 row'),
       ipv6: text('Label of the IPv6 row'),
       checking: text('Row value while asking'),
-      notAvailable: text('Row value when that family gave no address'),
-      notConfigured: text('Row value when that family has no echo URL'),
-      noneConfigured: text('Shown instead of the rows when neither family is configured'),
-      configFailed: text('Shown when /api/config cannot be read'),
-      loading: text('Shown while the settings load'),
+      notAvailable: text('Row value when that family gave no address (a family without an echo URL has no row, and no family none: no section)'),
     }),
   ]),
 });
