@@ -304,6 +304,16 @@ const lookupText = defineCollection({
       vpnNone: text('VPN card text when no indicator fired'),
       reserved: template('Location card text for special-purpose addresses, {kind}'),
     }).describe('Headings and field labels of the network, location, device and VPN cards'),
+    lookupBox: z.strictObject({
+      heading: text("Heading of the 'look up any IP' box"), label: text('Label of its address field'),
+      submit: text('Its button'), hint: text('Hint under the field'),
+    }).describe("The 'look up any IP' box on / and on each /lookup/{ip} page (a plain form: it works without JavaScript)"),
+    lookupPage: z.strictObject({
+      ipLabel: text('Label above the address on /lookup/{ip}'),
+      invalidTitle: text('Browser title of the 400 page for something that is not an address'),
+      invalidHeading: template('Heading of that page, {ip}'),
+      invalidText: text('What a valid address looks like'),
+    }),
     privacy: z.strictObject({
       flags: z.strictObject({
         tor: text('Flag: Tor exit list'), relay: text('Flag: iCloud Private Relay egress list'), vpn: text('Flag: VPN list or brand'),
@@ -344,7 +354,7 @@ const lookupText = defineCollection({
 const lookupPages = defineCollection({
   loader: file('content/site/lookup-pages.json'),
   schema: z.strictObject({
-    id: z.enum(['home', 'ip-2', 'ip-4']).describe('Which page'),
+    id: z.enum(['home', 'ip-2', 'ip-4', 'lookup']).describe("Which page ('lookup': /lookup/{ip}, whose texts may hold {ip})"),
     metaTitle: text('<title>'), metaDescription: text('Meta description'),
     heading: text('The h1'), intro: text('Tagline under the heading'),
     sectionHeading: text('Heading of the page\'s second section (details on /ip-2, checklist on /ip-4)').optional(),

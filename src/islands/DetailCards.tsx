@@ -16,6 +16,8 @@ interface Props {
   text: LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
   /** Adds the VPN verdict card with its indicators. */
   vpn?: boolean;
+  /** The visitor's device card; off on another address's page. */
+  device?: boolean;
 }
 
 function Card({ title, rows }: { title: string; rows: Array<[string, string | null]> }) {
@@ -34,7 +36,7 @@ function Card({ title, rows }: { title: string; rows: Array<[string, string | nu
   );
 }
 
-export default function DetailCards({ initial, text, vpn = false }: Props) {
+export default function DetailCards({ initial, text, vpn = false, device = true }: Props) {
   const { data } = useLookup(initial);
   const r = data?.data;
   const d = data?.device;
@@ -52,13 +54,13 @@ export default function DetailCards({ initial, text, vpn = false }: Props) {
       ) : (
         <Card title={text.locationTitle} rows={[[text.city, v(r?.city)], [text.region, v(r?.region)], [text.country, v(r?.country_name)], [text.coordinates, v(coordinates)]]} />
       )}
-      {data && !d ? (
+      {!device ? null : data && !d ? (
         <section className="card detail-card" aria-label={text.deviceTitle}><h3>{text.deviceTitle}</h3><p>{text.noDevice}</p></section>
       ) : (
         <Card title={text.deviceTitle} rows={[[text.browser, v(d?.browser)], [text.os, v(d?.os)], [text.device, v(d?.device)]]} />
       )}
       {vpn && r && (
-        <section className="card detail-card" aria-label={text.vpnTitle} data-testid="vpn-verdict">
+        <section className="card detail-card" id="vpn-check" aria-label={text.vpnTitle} data-testid="vpn-verdict">
           <h3>{text.vpnTitle}</h3>
           <p><span className={`badge tone-${verdict === 'noVpn' ? 'green' : 'red'}`}>{text[verdict]}</span></p>
           {r.vpn.indicators.length ? (

@@ -1,5 +1,6 @@
 /**
- * The route handlers the server mounts before static files, and the locals of `/`.
+ * The route handlers the server mounts before static files, and the on-demand pages
+ * (`/`, `/lookup/{ip}`) with their locals.
  * The wiring only: which handlers exist, in which order, and which of them the rate
  * limit guards.
  */
@@ -9,10 +10,13 @@ import { createApi } from './api.ts';
 import { createTextEndpoints, TEXT_PATHS } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { withRateLimit } from './rate-limit.ts';
+import { createLookupRedirect, isLookupPage, lookupPageLocals } from './lookup-page.ts';
 
 export interface Routes {
   engine: Engine;
   handlers: Handler[];
+  /** The on-demand pages: `/` and each address's `/lookup/{ip}`. */
+  isPage: (path: string) => boolean;
   pageLocals: (req: AppRequest) => App.Locals;
 }
 
@@ -29,11 +33,13 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createTextEndpoints(engine),
         createApi(engine, config.client),
       ]),
+      createLookupRedirect(),
     ],
-    pageLocals: (req) => ({
+    isPage: (path) => path === '/' || isLookupPage(path),
+    pageLocals: (req) => isLookupPage(req.path) ? lookupPageLocals(engine, config.client, req) : {
       clientIp: req.clientIp,
       lookup: engine.lookup(req.clientIp, { headers: req.headers }),
       clientConfig: config.client,
-    }),
+    },
   };
 }

@@ -31,7 +31,7 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
     createRoutes(config, distDir),
     loadPageRenderer(distDir),
   ]);
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals };
+  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage };
   return { app: createApp({ config, site, handlers: routes.handlers, page }), site, routes };
 }
 

@@ -41,7 +41,7 @@ export async function ispSlugsByName() {
 }
 
 /** Texts of the islands, one page's headings, the VPN offers, and the detail cards' texts (with the VPN badge words). */
-export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4') {
+export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4' | 'lookup') {
   const [text, pageCopy, offers] = await Promise.all([
     getEntry('lookupText', 'lookup'),
     getEntry('lookupPages', page),
