@@ -27,8 +27,9 @@ const offers = defineCollection({
     pricePerMonth: z.number().positive().describe('Price per month in USD'),
     rating: z.number().min(0).max(5),
     icon: z.string().describe('An emoji shown beside the name'),
+    officialUrl: z.url({ protocol: /^https$/ }).describe("The provider's own site (https): where 'Visit {name}' goes unless an affiliate link is set"),
     affiliateUrl: z.union([z.url({ protocol: /^https$/ }), z.literal('')])
-      .describe('Affiliate link (https); empty shows the offer without a link, never a dead "#"'),
+      .describe('Affiliate link (https); set, it replaces the official site and is marked rel="sponsored"; empty, the button goes to the official site'),
   }),
 });
 
@@ -339,11 +340,10 @@ const lookupText = defineCollection({
     }),
     vpnPanel: z.strictObject({
       headlines: z.strictObject({ vpnDetected: text('VPN detected'), highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise') }),
-      urgencyLabels: z.strictObject({ low: text('Low urgency'), medium: text('Medium urgency'), high: text('High urgency') }),
       categoryIntros: z.strictObject({ security: text('Intro of security offers'), streaming: text('Intro of streaming offers'), privacy: text('Intro of privacy offers') }),
       recommended: text('Label of the first offer of the category'), rating: template("Editor's rating, {rating}"),
-      price: template('Price, {price}'), visit: template('Affiliate link text, {name}'), noLink: text('Shown when an offer has no link yet'),
-      disclosure: text('Affiliate disclosure under the offers'),
+      price: template('Price, {price}'), visit: template("Button to the provider's site, {name}"),
+      disclosure: text('Affiliate disclosure under the offers, shown when one of them is an affiliate link'),
     }),
     tabs: z.array(z.strictObject({ id: z.string().describe('Panel key the page renders'), label: text('Tab label') }))
       .min(1).describe('Tabs of the home page, in order; a tab whose panel the page does not render is left out'),

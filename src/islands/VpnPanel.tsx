@@ -1,12 +1,14 @@
 /**
- * The VPN recommendation panel: urgency and headline from the visitor's record, the
- * offers of the category that fits them, the first labelled RECOMMENDED. Affiliate
- * links are sponsored; an offer without a link is shown without one.
+ * The VPN recommendation panel: headline from the visitor's record (its urgency only
+ * styles the panel, no urgency wording is shown), the offers of the category that fits
+ * them, the first labelled RECOMMENDED. Each offer's 'Visit {name}' button goes to the
+ * provider's own site, or to its affiliate link (rel="sponsored") when one is configured;
+ * the affiliate disclosure shows only when such a link is on screen.
  */
 import type { CollectionEntry } from 'astro:content';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { LookupResponse } from '../lib/record.ts';
-import { offerCategory, offersFor, panelUrgency } from '../lib/vpn-panel.ts';
+import { offerCategory, offerLink, offersFor, panelUrgency } from '../lib/vpn-panel.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
@@ -20,8 +22,6 @@ interface Props {
   level?: 2 | 3;
 }
 
-const URGENCY_TONE = { low: 'green', medium: 'amber', high: 'red' } as const;
-
 export default function VpnPanel({ initial, offers, text, level = 3 }: Props) {
   const { data } = useLookup(initial);
   const Heading = `h${level}` as const;
@@ -29,13 +29,13 @@ export default function VpnPanel({ initial, offers, text, level = 3 }: Props) {
   if (!data) return <div className="vpn-panel skeleton block" aria-hidden="true" />;
   const { urgency, headline } = panelUrgency(data.data);
   const category = offerCategory(data.data);
+  const shown = offersFor(offers, category).map((o) => ({ ...o, link: offerLink(o) }));
   return (
     <section className={`vpn-panel urgency-${urgency}`} aria-labelledby="vpn-panel-title" data-testid="vpn-panel" data-category={category}>
-      <p className={`badge tone-${URGENCY_TONE[urgency]}`}>{text.urgencyLabels[urgency]}</p>
       <Heading id="vpn-panel-title">{text.headlines[headline]}</Heading>
       <p>{text.categoryIntros[category]}</p>
       <ul className="offers">
-        {offersFor(offers, category).map((o) => (
+        {shown.map((o) => (
           <li key={o.id} className={`card offer${o.recommended ? ' recommended' : ''}`}>
             {o.recommended && <p className="badge tone-blue">{text.recommended}</p>}
             <Sub><span aria-hidden="true">{o.icon}</span> {o.name}</Sub>
@@ -45,15 +45,11 @@ export default function VpnPanel({ initial, offers, text, level = 3 }: Props) {
               <strong>{fillTemplate(text.price, { price: o.pricePerMonth.toFixed(2) })}</strong>
               <span>{fillTemplate(text.rating, { rating: o.rating.toFixed(1) })}</span>
             </p>
-            {o.affiliateUrl ? (
-              <a className="button" href={o.affiliateUrl} rel="sponsored noopener" target="_blank">{fillTemplate(text.visit, { name: o.name })}</a>
-            ) : (
-              <p className="no-link">{text.noLink}</p>
-            )}
+            <a className="button" href={o.link.href} rel={o.link.rel} target="_blank">{fillTemplate(text.visit, { name: o.name })}</a>
           </li>
         ))}
       </ul>
-      <p className="disclosure">{text.disclosure}</p>
+      {shown.some((o) => o.link.sponsored) && <p className="disclosure">{text.disclosure}</p>}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offerCategory, offersFor, panelUrgency } from './vpn-panel.ts';
+import { offerCategory, offerLink, offersFor, panelUrgency } from './vpn-panel.ts';
 
 const rec = (vpn_detected: boolean, risk_level: 'low' | 'medium' | 'high', country_code = 'US') => ({ vpn_detected, risk_level, country_code });
 
@@ -58,4 +58,11 @@ describe('the panel copy in content', () => {
       expect(offersFor(offers, category).map((o) => o.recommended)).toEqual([true, false]);
     }
   });
+});
+
+describe('offerLink', () => {
+  it.each([
+    ['no affiliate link: the official site, not sponsored', { officialUrl: 'https://nordvpn.com/', affiliateUrl: '' }, { href: 'https://nordvpn.com/', rel: 'noopener', sponsored: false }],
+    ['an affiliate link replaces it and is sponsored', { officialUrl: 'https://nordvpn.com/', affiliateUrl: 'https://go.nordvpn.net/aff?id=1' }, { href: 'https://go.nordvpn.net/aff?id=1', rel: 'sponsored noopener', sponsored: true }],
+  ])('%s', (_, offer, link) => expect(offerLink(offer)).toEqual(link));
 });

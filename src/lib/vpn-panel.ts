@@ -1,7 +1,7 @@
 /**
  * VPN recommendation panel rules (each row tested in vpn-panel.test.ts): how
- * urgent the panel is, which headline it uses, which offer category it shows, and
- * which offer is labelled RECOMMENDED. Headline texts live in content; this module
+ * urgent the panel is (a style, never words shown), which headline it uses, which offer
+ * category it shows, which offer is labelled RECOMMENDED and where its button goes. Headline texts live in content; this module
  * only picks the key.
  */
 import type { IpInfo } from './record.ts';
@@ -32,6 +32,16 @@ export function offerCategory(record: PanelInput): OfferCategory {
   if (SECURITY_COUNTRIES.has(country)) return 'security';
   if (STREAMING_COUNTRIES.has(country)) return 'streaming';
   return 'privacy';
+}
+
+/**
+ * Where an offer's button goes: the affiliate link when one is configured, marked
+ * sponsored as search engines ask; otherwise the provider's own site, a plain link.
+ */
+export function offerLink(o: { officialUrl: string; affiliateUrl: string }): { href: string; rel: string; sponsored: boolean } {
+  return o.affiliateUrl
+    ? { href: o.affiliateUrl, rel: 'sponsored noopener', sponsored: true }
+    : { href: o.officialUrl, rel: 'noopener', sponsored: false };
 }
 
 /** The offers of one category in editorial order, the first flagged as recommended. */
