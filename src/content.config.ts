@@ -266,7 +266,10 @@ const lookupText = defineCollection({
       copyFailed: text('Toast when the clipboard refuses'),
       unknownPlace: text('Location line when city and country are unknown'),
     }),
-    actions: z.strictObject({ refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button') }),
+    actions: z.strictObject({
+      refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button'),
+      noScript: text('Shown on / without JavaScript: why Refresh and Export are off'),
+    }),
     status: z.strictObject({
       loading: text('Shown only while a lookup is in flight'), loadingHint: text('Second line of the loading state'),
       errorTitle: text('Heading of the error screen'), errorMessage: text('Message when the lookup fails'),

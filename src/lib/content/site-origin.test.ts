@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { remarkSiteOrigin, withSiteOrigin } from './site-origin.ts';
+import { siteOriginPlugin, withSiteOrigin } from './site-origin.ts';
 
 describe('withSiteOrigin', () => {
   it.each([
@@ -10,17 +10,20 @@ describe('withSiteOrigin', () => {
   ])('%j on %s', (text, site, expected) => expect(withSiteOrigin(text, site)).toBe(expected));
 });
 
-describe('remarkSiteOrigin', () => {
-  it('rewrites code blocks, inline code and link targets, deep in the tree', () => {
-    const tree = {
-      type: 'root',
-      children: [
-        { type: 'code', value: 'curl https://<host>/\ncurl https://<host>/asn' },
-        { type: 'paragraph', children: [{ type: 'inlineCode', value: 'curl -4 https://<host>/' }, { type: 'link', url: 'https://<host>/json', children: [] }] },
-      ],
-    };
-    remarkSiteOrigin('https://ip.example.org')()(tree);
-    expect(JSON.stringify(tree)).not.toContain('<host>');
-    expect(tree.children[0]!.value).toBe('curl https://ip.example.org/\ncurl https://ip.example.org/asn');
+describe('siteOriginPlugin', () => {
+  it('rewrites code, inline code, text and link targets that hold the placeholder, and nothing else', () => {
+    const set: Array<[unknown, string, string]> = [];
+    const ctx = { setProperty: (node: unknown, key: string, value: string) => void set.push([node, key, value]) };
+    const plugin = siteOriginPlugin('https://ip.example.org');
+    const code = { value: 'curl https://<host>/\ncurl https://<host>/asn' };
+    const plain = { value: 'nothing to do' };
+    const link = { url: 'https://<host>/json' };
+    plugin.code(code, ctx);
+    plugin.text(plain, ctx);
+    plugin.link(link, ctx);
+    expect(set).toEqual([
+      [code, 'value', 'curl https://ip.example.org/\ncurl https://ip.example.org/asn'],
+      [link, 'url', 'https://ip.example.org/json'],
+    ]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Command examples in articles and guides name the site's real origin: authors write
- * `curl https://<host>/json` and the build puts the origin of SITE_URL there (a remark
- * plugin, registered in astro.config.mjs), so readers copy a command that works instead
- * of a placeholder to fill in. site-origin.test.ts shows the rewriting.
+ * `curl https://<host>/json` and the build puts the origin of SITE_URL there (a Markdown
+ * plugin for Astro's Sätteri processor, registered in astro.config.mjs; tool pages call
+ * withSiteOrigin on their steps), so readers copy a command that works instead of a
+ * placeholder to fill in. site-origin.test.ts shows the rewriting.
  */
 
 /** `https://<host>` becomes the site's origin (scheme included), a bare `<host>` its host. */
@@ -11,14 +12,22 @@ export function withSiteOrigin(text: string, site: string): string {
   return text.replaceAll('https://<host>', url.origin).replaceAll('<host>', url.host);
 }
 
-interface MdNode { type: string; value?: string; url?: string; children?: MdNode[] }
+interface Literal { value: string }
+interface Link { url: string }
+interface Ctx { setProperty(node: unknown, key: string, value: string): void }
 
-/** The remark plugin: rewrites text, inline code, code blocks and link targets of a Markdown tree. */
-export function remarkSiteOrigin(site: string) {
-  const visit = (node: MdNode): void => {
-    if (typeof node.value === 'string' && node.value.includes('<host>')) node.value = withSiteOrigin(node.value, site);
-    if (typeof node.url === 'string' && node.url.includes('<host>')) node.url = withSiteOrigin(node.url, site);
-    node.children?.forEach(visit);
+/** The mdast plugin: rewrites text, inline code, code blocks and link targets. */
+export function siteOriginPlugin(site: string) {
+  const value = (node: Literal, ctx: Ctx) => {
+    if (node.value.includes('<host>')) ctx.setProperty(node, 'value', withSiteOrigin(node.value, site));
   };
-  return () => (tree: MdNode) => visit(tree);
+  return {
+    name: 'site-origin',
+    text: value,
+    inlineCode: value,
+    code: value,
+    link: (node: Link, ctx: Ctx) => {
+      if (node.url.includes('<host>')) ctx.setProperty(node, 'url', withSiteOrigin(node.url, site));
+    },
+  };
 }
