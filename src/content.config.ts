@@ -314,6 +314,7 @@ const lookupText = defineCollection({
     }).describe("The 'look up any IP' box on / and on each /lookup/{ip} page (a plain form: it works without JavaScript)"),
     lookupPage: z.strictObject({
       ipLabel: text('Label above the address on /lookup/{ip}'),
+      detailsHeading: text('Heading (h2) above the cards on /lookup/{ip}'),
       invalidTitle: text('Browser title of the 400 page for something that is not an address'),
       invalidHeading: template('Heading of that page, {ip}'),
       invalidText: text('What a valid address looks like'),
@@ -465,6 +466,27 @@ const ipTools = defineCollection({
   ]),
 });
 
+// Copy of /international (its data: markets.json, languages.json, stats.json).
+const internationalCopy = defineCollection({
+  loader: file('content/site/international.json'),
+  schema: z.strictObject({
+    id: z.literal('page'),
+    statsLabel: text('Accessible name of the statistics strip'),
+    chartHeading: text('Heading of the searches-by-country chart'),
+    chartIntro: text('What the chart shows, in plain words'),
+    chartCaption: text('Caption of the chart'),
+    marketsHeading: text('Heading of the country cards'),
+    marketsCount: template('Badge beside that heading, {count}'),
+    language: text('Country card label: language'), population: text('Country card label: population'),
+    searches: text('Country card label: monthly searches'), keywordsTitle: text('Country card: title of the keyword list'),
+    languagesHeading: text('Heading of the languages table'), languagesIntro: text('What the table tells, in plain words'),
+    languagesCaption: text('Caption of the languages table'),
+    columns: z.strictObject({
+      language: text('Column'), speakers: text('Column'), searches: text('Column'), competition: text('Column'), opportunity: text('Column'),
+    }),
+  }),
+});
+
 const performanceCopy = defineCollection({
   loader: file('content/site/performance.json'),
   schema: z.discriminatedUnion('id', [
@@ -473,6 +495,19 @@ const performanceCopy = defineCollection({
       headline: text('Headline statement; no figure here that nothing measured'),
       intro: text('Paragraph under the headline'),
       ctaLabel: text('Call to action link to /'),
+    }),
+    z.strictObject({
+      id: z.literal('speed'),
+      heading: text('Heading of the plain-words section on top'),
+      intro: text('What the visitor gets, in plain words, before the chart'),
+      chartCaption: text('Caption of the bar chart'),
+      bars: z.array(z.strictObject({
+        benchmark: z.string().describe('Id of a benchmarks.json row measured as a share of the bare server (unit "x bare")'),
+        label: text('What the bar stands for, in plain words'),
+      })).min(1).describe('One bar per measured ratio; the figures come from benchmarks.json'),
+      latency: template('One sentence with the p99 latency, {ms}'),
+      latencyBenchmark: z.string().describe('Id of the benchmarks.json row the latency sentence reads (unit "ms")'),
+      tableNote: text('Points to the benchmark table lower on the page'),
     }),
     z.strictObject({
       id: z.literal('vitals'),
@@ -525,6 +560,6 @@ const benchmarks = defineCollection({
 export const collections = {
   navigation, explore, pages, offers, cities, isps, tools, guides, blog,
   trustMetrics, awards, author, faqs, howtoGuides, vpnComparison, trendingSearches, markets, languages, stats, securityTips,
-  lookupText, lookupPages, privacyChecklist,
+  lookupText, lookupPages, privacyChecklist, internationalCopy,
   ipTools, performance: performanceCopy, webVitals, benchmarks,
 };

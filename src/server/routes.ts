@@ -1,6 +1,6 @@
 /**
  * The route handlers the server mounts before static files, and the on-demand pages
- * (`/`, `/lookup/{ip}`) with their locals.
+ * (`/`, `/ip-2`, `/lookup/{ip}`) with their locals.
  * The wiring only: which handlers exist, in which order, and which of them the rate
  * limit guards.
  */
@@ -15,7 +15,7 @@ import { createLookupRedirect, isLookupPage, lookupPageLocals } from './lookup-p
 export interface Routes {
   engine: Engine;
   handlers: Handler[];
-  /** The on-demand pages: `/` and each address's `/lookup/{ip}`. */
+  /** The on-demand pages: `/` and `/ip-2` (the visitor's record) and each address's `/lookup/{ip}`. */
   isPage: (path: string) => boolean;
   pageLocals: (req: AppRequest) => App.Locals;
 }
@@ -35,7 +35,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       ]),
       createLookupRedirect(),
     ],
-    isPage: (path) => path === '/' || isLookupPage(path),
+    isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path),
     pageLocals: (req) => isLookupPage(req.path) ? lookupPageLocals(engine, config.client, req) : {
       clientIp: req.clientIp,
       lookup: engine.lookup(req.clientIp, { headers: req.headers }),

@@ -3,7 +3,7 @@
  * Chromium through playwright-core. No downloads: CHROMIUM_PATH or a Debian chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 export interface RunningServer {
@@ -87,4 +87,11 @@ export async function sitemapPaths(base: string): Promise<string[]> {
     for (const [, page] of sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)) paths.push(new URL(page!).pathname);
   }
   return paths;
+}
+
+/** Paths the build's sitemap lists, read from dist at collection time so each page can be its own test. */
+export function builtSitemapPaths(): string[] {
+  const dir = 'dist/client';
+  return readdirSync(dir).filter((f) => /^sitemap-\d+\.xml$/.test(f))
+    .flatMap((f) => [...readFileSync(`${dir}/${f}`, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc!).pathname));
 }

@@ -10,15 +10,31 @@ interface Ctx {
   textContent(node: unknown): string;
   wrapNode(node: unknown, wrapper: object): void;
 }
-interface TableNode { children?: Array<{ type: string; tagName?: string }> }
+interface HastElement { type: string; tagName?: string; children?: HastElement[] }
 
-/** The wrapper a table gets: named by its caption, when it has one. */
+/** The wrapper a table gets, named by `label`. */
 export function tableScrollBox(label: string) {
   return {
     type: 'element', tagName: 'div',
-    properties: { className: ['table-scroll'], role: 'region', tabIndex: 0, ariaLabel: label || 'Table' },
+    properties: { className: ['table-scroll'], role: 'region', tabIndex: 0, ariaLabel: label },
     children: [],
   };
+}
+
+const elements = (node: HastElement | undefined, tag: string): HastElement[] =>
+  (node?.children ?? []).filter((c) => c.type === 'element' && c.tagName === tag);
+
+/**
+ * A name for a table's region, unique on the page as landmarks must be: its caption, or
+ * its column headers ('Table: Property, IPv4, IPv6').
+ */
+export function tableLabel(table: HastElement, text: (node: HastElement) => string): string {
+  const [caption] = elements(table, 'caption');
+  if (caption) return text(caption).trim();
+  const [head] = elements(table, 'thead');
+  const [row] = elements(head, 'tr');
+  const headers = elements(row, 'th').map((th) => text(th).trim()).filter(Boolean);
+  return headers.length ? `Table: ${headers.join(', ')}` : 'Table';
 }
 
 /** The hast plugin: wraps each `<table>` in its scroll box. */
@@ -26,9 +42,8 @@ export const tableScrollPlugin = {
   name: 'table-scroll',
   element: {
     filter: ['table'],
-    visit(node: TableNode, ctx: Ctx) {
-      const caption = node.children?.find((c) => c.type === 'element' && c.tagName === 'caption');
-      ctx.wrapNode(node, tableScrollBox(caption ? ctx.textContent(caption).trim() : ''));
+    visit(node: HastElement, ctx: Ctx) {
+      ctx.wrapNode(node, tableScrollBox(tableLabel(node, (n) => ctx.textContent(n))));
     },
   },
 };
