@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { buckets, compare6, findRange4, findRange6, forEachLine, writeWords } from './sorted-ranges.ts';
+import { compare6, forEachLine, SortedRanges, writeWords } from './sorted-ranges.ts';
 
 /** Where the compiled index lives, relative to the build directory. */
 export const ASN_INDEX_FILE = 'data/asn-index.bin';
@@ -38,45 +38,19 @@ export function asnSourceFiles(freshDir?: string): { v4: string; v6: string; ver
 }
 
 /** Rows [0, v4Count) are IPv4 ranges, the rest IPv6; asn and org are indexed by row. */
-export class AsnIndex {
+export class AsnIndex extends SortedRanges {
   /** The data version (npm package version of `@ip-location-db/asn`). */
   readonly version: string;
   /** Each distinct organisation name once. */
   readonly orgs: readonly string[];
-  private readonly start4: Uint32Array;
-  private readonly end4: Uint32Array;
-  /** Four words per IPv6 row, high word first. */
-  private readonly start6: Uint32Array;
-  private readonly end6: Uint32Array;
   private readonly asns: Uint32Array;
   private readonly orgIds: Uint32Array;
-  /**
-   * Per first 16 bits of an address, the first row starting at or after that /16 (IPv4)
-   * or that first group (IPv6): bisection then covers only the rows of one bucket.
-   */
-  private readonly bucket4: Uint32Array;
-  private readonly bucket6: Uint32Array;
 
   constructor(version: string, ranges: readonly [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array], orgs: readonly string[]) {
+    super(ranges[0], ranges[1], ranges[2], ranges[3]);
     this.version = version;
-    [this.start4, this.end4, this.start6, this.end6, this.asns, this.orgIds] = ranges;
+    [, , , , this.asns, this.orgIds] = ranges;
     this.orgs = orgs;
-    this.bucket4 = buckets(this.start4, 1);
-    this.bucket6 = buckets(this.start6, 4);
-  }
-
-  get v4Count(): number { return this.start4.length; }
-  get v6Count(): number { return this.start6.length / 4; }
-
-  /** Row of the range holding an IPv4 address (unsigned 32-bit), or -1. */
-  find4(address: number): number {
-    return findRange4(this.start4, this.end4, this.bucket4, address);
-  }
-
-  /** Row of the range holding an IPv6 address (four words, high first), or -1. */
-  find6(words: Uint32Array): number {
-    const found = findRange6(this.start6, this.end6, this.bucket6, words);
-    return found < 0 ? -1 : this.v4Count + found;
   }
 
   asn(row: number): number { return this.asns[row]!; }

@@ -9,7 +9,7 @@
  * counted, so one bad line does not take the whole list away. Tests: range-list.test.ts.
  */
 import { parseCidr } from '../../lib/ip-address.ts';
-import { buckets, findRange4, findRange6, forEachLine, writeWords } from './sorted-ranges.ts';
+import { forEachLine, SortedRanges, writeWords } from './sorted-ranges.ts';
 
 export interface ParseOptions {
   /** The second comma-separated field names the service (VPN and hosting lists). */
@@ -42,40 +42,16 @@ function merge<T extends number | bigint>(sorted: Range<T>[], after: (end: T) =>
 }
 
 /** A compiled list: find4/find6 answer the row holding an address, label() its service name. */
-export class RangeList {
-  private readonly start4: Uint32Array;
-  private readonly end4: Uint32Array;
-  private readonly start6: Uint32Array;
-  private readonly end6: Uint32Array;
-  private readonly bucket4: Uint32Array;
-  private readonly bucket6: Uint32Array;
+export class RangeList extends SortedRanges {
   /** Per row (IPv4 rows first), the service name, '' when the list names none. */
   private readonly labels: readonly string[];
 
   private constructor(v4: Range<number>[], v6: Range<bigint>[]) {
-    this.start4 = Uint32Array.from(v4, (r) => r.start);
-    this.end4 = Uint32Array.from(v4, (r) => r.end);
-    this.start6 = new Uint32Array(4 * v6.length);
-    this.end6 = new Uint32Array(4 * v6.length);
-    v6.forEach((r, row) => { writeWords(this.start6, row, r.start); writeWords(this.end6, row, r.end); });
+    const start6 = new Uint32Array(4 * v6.length);
+    const end6 = new Uint32Array(4 * v6.length);
+    v6.forEach((r, row) => { writeWords(start6, row, r.start); writeWords(end6, row, r.end); });
+    super(Uint32Array.from(v4, (r) => r.start), Uint32Array.from(v4, (r) => r.end), start6, end6);
     this.labels = [...v4.map((r) => r.label), ...v6.map((r) => r.label)];
-    this.bucket4 = buckets(this.start4, 1);
-    this.bucket6 = buckets(this.start6, 4);
-  }
-
-  /** Merged ranges per family. */
-  get v4Count(): number { return this.start4.length; }
-  get v6Count(): number { return this.start6.length / 4; }
-
-  /** Row holding an IPv4 address (unsigned 32-bit), or -1. */
-  find4(address: number): number {
-    return findRange4(this.start4, this.end4, this.bucket4, address);
-  }
-
-  /** Row holding an IPv6 address (four words, high first), or -1. */
-  find6(words: Uint32Array): number {
-    const row = findRange6(this.start6, this.end6, this.bucket6, words);
-    return row < 0 ? -1 : this.v4Count + row;
   }
 
   /** The service name of a row found by find4/find6 ('' when the list names none). */

@@ -5,6 +5,49 @@
  * bisection to one bucket's rows. Tests: asn-index.test.ts and range-list.test.ts.
  */
 
+/**
+ * Ranges sorted by first address, IPv4 rows then IPv6 rows, searchable by address: the
+ * shape the ASN index and the privacy lists share. Row numbers run across both families
+ * (IPv6 rows come after the v4Count IPv4 rows), so a subclass can keep one array of
+ * per-row data.
+ */
+export class SortedRanges {
+  protected readonly start4: Uint32Array;
+  protected readonly end4: Uint32Array;
+  /** Four words per IPv6 row, high word first. */
+  protected readonly start6: Uint32Array;
+  protected readonly end6: Uint32Array;
+  /**
+   * Per first 16 bits of an address, the first row starting at or after that /16 (IPv4)
+   * or that first group (IPv6): bisection then covers only the rows of one bucket.
+   */
+  private readonly bucket4: Uint32Array;
+  private readonly bucket6: Uint32Array;
+
+  constructor(start4: Uint32Array, end4: Uint32Array, start6: Uint32Array, end6: Uint32Array) {
+    this.start4 = start4;
+    this.end4 = end4;
+    this.start6 = start6;
+    this.end6 = end6;
+    this.bucket4 = buckets(start4, 1);
+    this.bucket6 = buckets(start6, 4);
+  }
+
+  get v4Count(): number { return this.start4.length; }
+  get v6Count(): number { return this.start6.length / 4; }
+
+  /** Row of the range holding an IPv4 address (unsigned 32-bit), or -1. */
+  find4(address: number): number {
+    return findRange4(this.start4, this.end4, this.bucket4, address);
+  }
+
+  /** Row of the range holding an IPv6 address (four words, high first), or -1. */
+  find6(words: Uint32Array): number {
+    const found = findRange6(this.start6, this.end6, this.bucket6, words);
+    return found < 0 ? -1 : this.v4Count + found;
+  }
+}
+
 /** bucket[p] = the first row whose start's top 16 bits are p or more; bucket[65536] = rows. */
 export function buckets(starts: Uint32Array, stride: number): Uint32Array {
   const rows = starts.length / stride;
