@@ -40,7 +40,7 @@ const hasTaskset = (() => { try { execFileSync('taskset', ['-V'], { stdio: 'igno
 const PIN = hasTaskset && os.availableParallelism() >= 2 && WORKERS === '1';
 const port = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
 const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, 'src/server/main.ts']] : [process.execPath, ['src/server/main.ts']];
-const server = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve, reject) => {
   server.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });
   server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
