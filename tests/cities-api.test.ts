@@ -106,12 +106,12 @@ describe('GET /api/cities on the real index', () => {
     expect(CitySearchResponseSchema.parse(await res.json()).results.length).toBeLessThanOrEqual(5);
   });
 
-  it('carries the API headers: CORS, JSON, nosniff, cacheable for an hour', async () => {
+  it('carries the API headers: CORS, JSON, nosniff, cacheable for an hour by the browser alone', async () => {
     const res = await cities('?q=lon');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(res.headers.get('cache-control')).toBe('private, max-age=3600');
   });
 
   it('answers HEAD without a body, refuses POST with 405, and lets the API answer the preflight', async () => {

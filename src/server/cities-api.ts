@@ -20,7 +20,12 @@ import { countryName } from './lookup/merge-place.ts';
 const PATH = '/api/cities';
 /** Answers kept per query and limit: typing visitors ask the same prefixes ('lon', 'lond') again and again. */
 const MEMO_SIZE = 4096;
-const HEADERS = { 'cache-control': 'public, max-age=3600' };
+/**
+ * The same for everyone, but the answer carries the caller's RateLimit-* headers: the
+ * visitor's browser may keep it for an hour (typing back over a prefix asks nothing), a
+ * shared cache may not.
+ */
+const HEADERS = { 'cache-control': 'private, max-age=3600' };
 const bad = (code: string, message: string): AppResponse => jsonError(400, code, message);
 
 function candidate(m: CityMatch): CityCandidate {
