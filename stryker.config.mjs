@@ -32,7 +32,8 @@ export default {
     'src/server/cities/fold.ts',
     'src/server/storage/plan.ts',
   ],
-  ignorePatterns: ['reports', 'coverage', 'data', '.astro/**/*.js'],
+  // '/data' is the analytics DATA_DIR; dist/data (the built ASN and city indexes) must reach the sandbox.
+  ignorePatterns: ['/reports', '/coverage', '/data', '.astro/**/*.js'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
