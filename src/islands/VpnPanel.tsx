@@ -1,9 +1,11 @@
 /**
  * The VPN recommendation panel: urgency and headline from the visitor's record, the
  * offers of the category that fits them, the first labelled RECOMMENDED. Affiliate
- * links are sponsored; an offer without a link is shown without one.
+ * links are sponsored; an offer without one links the provider's own site. No prices or
+ * ratings (they go stale and had no source); a dated claim names its source.
  */
 import type { CollectionEntry } from 'astro:content';
+import { formatDate, isoDate } from '../lib/content/display.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { offerCategory, offersFor, panelUrgency } from '../lib/vpn-panel.ts';
@@ -29,31 +31,32 @@ export default function VpnPanel({ initial, offers, text, level = 3 }: Props) {
   if (!data) return <div className="vpn-panel skeleton block" aria-hidden="true" />;
   const { urgency, headline } = panelUrgency(data.data);
   const category = offerCategory(data.data);
+  const shown = offersFor(offers, category);
   return (
     <section className={`vpn-panel urgency-${urgency}`} aria-labelledby="vpn-panel-title" data-testid="vpn-panel" data-category={category}>
       <p className={`badge tone-${URGENCY_TONE[urgency]}`}>{text.urgencyLabels[urgency]}</p>
       <Heading id="vpn-panel-title">{text.headlines[headline]}</Heading>
       <p>{text.categoryIntros[category]}</p>
       <ul className="offers">
-        {offersFor(offers, category).map((o) => (
+        {shown.map((o) => (
           <li key={o.id} className={`card offer${o.recommended ? ' recommended' : ''}`}>
             {o.recommended && <p className="badge tone-blue">{text.recommended}</p>}
             <Sub><span aria-hidden="true">{o.icon}</span> {o.name}</Sub>
             <p>{o.description}</p>
             <ul className="features">{o.features.map((f) => <li key={f}>{f}</li>)}</ul>
-            <p className="offer-facts">
-              <strong>{fillTemplate(text.price, { price: o.pricePerMonth.toFixed(2) })}</strong>
-              <span>{fillTemplate(text.rating, { rating: o.rating.toFixed(1) })}</span>
-            </p>
-            {o.affiliateUrl ? (
-              <a className="button" href={o.affiliateUrl} rel="sponsored noopener" target="_blank">{fillTemplate(text.visit, { name: o.name })}</a>
-            ) : (
-              <p className="no-link">{text.noLink}</p>
+            {o.source && (
+              <p className="offer-source">
+                {text.source} <a href={o.source.url} rel="noopener" target="_blank">{o.source.title}</a>,{' '}
+                <time dateTime={isoDate(new Date(o.source.date))}>{formatDate(new Date(o.source.date))}</time>
+              </p>
             )}
+            <a className="button" href={o.affiliateUrl || o.website} rel={o.affiliateUrl ? 'sponsored noopener' : 'noopener'} target="_blank">
+              {fillTemplate(text.visit, { name: o.name })}
+            </a>
           </li>
         ))}
       </ul>
-      <p className="disclosure">{text.disclosure}</p>
+      <p className="disclosure">{shown.some((o) => o.affiliateUrl) ? text.disclosure : text.noAffiliates}</p>
     </section>
   );
 }

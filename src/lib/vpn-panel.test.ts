@@ -58,4 +58,17 @@ describe('the panel copy in content', () => {
       expect(offersFor(offers, category).map((o) => o.recommended)).toEqual([true, false]);
     }
   });
+
+  it('states no price, rating or server count, and names a dated source beside every audit claim', async () => {
+    type Offer = { name: string; description: string; features: string[]; source?: { date: string } };
+    const offers = (await import('../../content/site/offers.json')).default as Offer[];
+    for (const offer of offers) {
+      const text = [offer.description, ...offer.features].join(' | ');
+      expect(offer).not.toHaveProperty('pricePerMonth');
+      expect(offer).not.toHaveProperty('rating');
+      expect(text, offer.name).not.toMatch(/[$€£]|\/mo(nth)?\b|out of 5|\bstars?\b/i);
+      expect(text, offer.name).not.toMatch(/\d[\d,]*\+?\s+(servers|countries|locations)/i);
+      if (/audit/i.test(text)) expect(offer.source?.date, `${offer.name} names an audit`).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    }
+  });
 });

@@ -83,9 +83,10 @@ export const lookupTextSchema = z.strictObject({
     headlines: z.strictObject({ vpnDetected: text('VPN detected'), highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise') }),
     urgencyLabels: z.strictObject({ low: text('Low urgency'), medium: text('Medium urgency'), high: text('High urgency') }),
     categoryIntros: z.strictObject({ security: text('Intro of security offers'), streaming: text('Intro of streaming offers'), privacy: text('Intro of privacy offers') }),
-    recommended: text('Label of the first offer of the category'), rating: template("Editor's rating, {rating}"),
-    price: template('Price, {price}'), visit: template('Affiliate link text, {name}'), noLink: text('Shown when an offer has no link yet'),
-    disclosure: text('Affiliate disclosure under the offers'),
+    recommended: text('Label of the first offer of the category'),
+    visit: template("Link text to the provider's site, {name}"), source: text("Label before a dated claim's source and its date"),
+    disclosure: text('Shown under the offers when one of them is an affiliate link'),
+    noAffiliates: text('Shown under the offers when none is an affiliate link'),
   }),
   analytics: z.strictObject({
     heading: text('Heading of the analytics tab'), intro: text('What the figures count and what is kept'),

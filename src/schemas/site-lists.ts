@@ -9,11 +9,14 @@ export const offersSchema = z.strictObject({
   order: z.number().int().describe('Position inside its category; the first is labelled RECOMMENDED'),
   description: z.string(),
   features: z.array(z.string()).min(1),
-  pricePerMonth: z.number().positive().describe('Price per month in USD'),
-  rating: z.number().min(0).max(5),
+  // No price, rating, server or country count: they change every few months and had no
+  // source (issue 18). A claim that can go stale (an audit) names its dated source.
   icon: z.string().describe('An emoji shown beside the name'),
+  website: z.url({ protocol: /^https$/ }).describe("The provider's own site, linked when there is no affiliate link"),
+  source: z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() }).optional()
+    .describe('Where the dated claims among the features come from, and the date of that source'),
   affiliateUrl: z.union([z.url({ protocol: /^https$/ }), z.literal('')])
-    .describe('Affiliate link (https); empty shows the offer without a link, never a dead "#"'),
+    .describe("Affiliate link (https); empty links the provider's own site instead, never a dead \"#\""),
 });
 
 export const trustMetricsSchema = z.strictObject({
