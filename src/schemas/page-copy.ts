@@ -166,6 +166,12 @@ export const accuracyCopySchema = z.strictObject({
   }),
   rows: z.record(z.string(), text('Label of a row of figures')).describe("Row labels by the figures' row id"),
   noRadius: text('Cell text for a source that states no radius'),
+  selfReported: z.strictObject({
+    heading: text("Heading of visitors' self-reported accuracy (their corrections, last 30 days)"),
+    intro: text('What a correction keeps, and why the figures lean towards larger errors'),
+    none: text('Shown when no visitor corrected a place in the period'),
+    unavailable: text('Shown when the server records no corrections (analytics off) or the figures cannot be read'),
+  }),
   cellsCaption: text('Caption of the per-evidence table'),
   cellColumns: z.strictObject({
     what: text('Column: evidence'), addresses: text('Column: probes'), radius: text('Column: radius'),

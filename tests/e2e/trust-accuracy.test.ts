@@ -1,25 +1,28 @@
 /**
  * /trust in a real browser: the accuracy tables show the figures of content/site/accuracy.json
  * (written by `npm run bench:accuracy`; tests/accuracy-bench.test.ts checks it is the bench's
- * output), each in its row and column, with the date and the number of probes.
+ * output), each in its row and column, with the date and the number of probes; beside them,
+ * visitors' own corrections, labelled as self-reported, as the analytics store computed them.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { formatCount, formatKm, formatShare } from '../../src/lib/content/display.ts';
 import type { AccuracyFigures } from '../../bench/accuracy/measure.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { formatKm as formatDistance } from '../../src/lib/analytics-format.ts';
+import { AS_VISITOR, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 const [figures] = JSON.parse(readFileSync('content/site/accuracy.json', 'utf8')) as AccuracyFigures[];
 const copy = JSON.parse(readFileSync('content/site/accuracy-copy.json', 'utf8'))[0] as {
   rows: Record<string, string>; cells: Record<string, string>; noRadius: string; cellsCaption: string;
+  selfReported: { heading: string; none: string; unavailable: string };
 };
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
   page = await browser.newPage();
   await page.goto(server.url + '/trust');
 });
@@ -56,5 +59,42 @@ describe('the accuracy figures on /trust', () => {
     expect(await tableRows(copy.cellsCaption)).toEqual(figures!.cells.map((c) => [
       copy.cells[c.id], formatCount(c.addresses), formatKm(c.radiusKm), formatShare(c.insideRadius), formatKm(c.medianErrorKm),
     ]));
+  });
+});
+
+describe("visitors' self-reported accuracy on /trust", () => {
+  const section = () => page.getByTestId('self-reported-accuracy');
+  /** A visitor (the harness's public address, through the trusted loopback proxy) corrects their place. */
+  const correct = async (latitude: number, longitude: number) => {
+    const res = await fetch(server.url + '/api/corrections', {
+      method: 'POST', headers: { ...AS_VISITOR, 'content-type': 'application/json' }, body: JSON.stringify({ latitude, longitude }),
+    });
+    expect(res.status).toBe(202);
+    return ((await res.json()) as { correction: { distance_km: number; network_type: string } }).correction;
+  };
+
+  it('says so while no visitor has corrected a place', async () => {
+    await section().scrollIntoViewIfNeeded();
+    await page.waitForSelector('[data-testid="self-reported-accuracy"][data-state="loaded"]');
+    await expect(section().getByRole('heading', { level: 3 }).textContent()).resolves.toBe(copy.selfReported.heading);
+    await expect(section().getByText(copy.selfReported.none).isVisible()).resolves.toBe(true);
+    await expect(section().getByRole('table').count()).resolves.toBe(0);
+  });
+
+  it("shows the corrections' count and distances, as recorded, once there are some", async () => {
+    const made = [await correct(52.52, 13.405), await correct(48.137, 11.575), await correct(40.713, -74.006)];
+    const distances = made.map((c) => c.distance_km).sort((a, b) => a - b);
+    // The store writes in batches off the request path: reload until the figures are there.
+    await expect.poll(async () => {
+      await page.reload();
+      await section().scrollIntoViewIfNeeded();
+      await page.waitForSelector('[data-testid="self-reported-accuracy"]:is([data-state="loaded"], [data-state="unavailable"])');
+      return section().getByRole('table').count();
+    }, { timeout: 15_000 }).toBe(1);
+    const rows = await section().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim())));
+    // Median of three is the middle one; the 90th percentile by nearest rank is the largest.
+    const km = (value: number) => `${formatDistance(value)} km`;
+    expect(rows[0]).toEqual(['All networks', '3', km(distances[1]!), km(distances[2]!)]);
+    expect(rows[1]).toEqual([made[0]!.network_type, '3', km(distances[1]!), km(distances[2]!)]);
   });
 });

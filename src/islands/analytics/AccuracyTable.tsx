@@ -6,7 +6,9 @@ import type { AnalyticsText } from './text.ts';
 
 type Accuracy = Dashboard['accuracy'];
 
-export function AccuracyTable({ accuracy, text }: { accuracy: Accuracy; text: AnalyticsText }) {
+/** `level`: heading level of the title (4 inside the analytics tab, 3 under a page section). */
+export function AccuracyTable({ accuracy, text, level = 4 }: { accuracy: Accuracy; text: AnalyticsText; level?: 3 | 4 }) {
+  const Heading = `h${level}` as const;
   const km = (value: number | null) => (value === null ? '' : fillTemplate(text.km, { km: formatKm(value) }));
   const rows: [string, Omit<Accuracy, 'byNetworkType'>][] = [
     [text.accuracyAll, accuracy],
@@ -14,7 +16,7 @@ export function AccuracyTable({ accuracy, text }: { accuracy: Accuracy; text: An
   ];
   return (
     <div className="card accuracy">
-      <h4>{text.accuracyTitle}</h4>
+      <Heading>{text.accuracyTitle}</Heading>
       <p className="analytics-intro">{text.accuracyIntro}</p>
       {accuracy.corrections === 0 ? <p>{text.accuracyNone}</p> : (
         <table>

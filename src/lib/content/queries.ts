@@ -40,15 +40,17 @@ export async function ispSlugsByName() {
   return new Map((await getCollection('isps')).map((i) => [i.data.name.toLowerCase(), i.id]));
 }
 
+/** Texts of the islands (content/site/lookup-text.json). */
+export async function islandTexts() {
+  const text = await getEntry('lookupText', 'lookup');
+  if (!text) throw new Error('content/site/lookup-text.json lacks its entry');
+  return text.data;
+}
+
 /** Texts of the islands, one page's headings, the VPN offers, and the detail cards' texts (with the VPN badge words). */
 export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4') {
-  const [text, pageCopy, offers] = await Promise.all([
-    getEntry('lookupText', 'lookup'),
-    getEntry('lookupPages', page),
-    getCollection('offers'),
-  ]);
-  if (!text || !pageCopy) throw new Error(`content/site/lookup-*.json lacks the entry for ${page}`);
-  const t = text.data;
+  const [t, pageCopy, offers] = await Promise.all([islandTexts(), getEntry('lookupPages', page), getCollection('offers')]);
+  if (!pageCopy) throw new Error(`content/site/lookup-pages.json lacks the entry for ${page}`);
   const cardText = { ...t.cards, vpnDetected: t.badges.vpnDetected, noVpn: t.badges.noVpn };
   return { text: t, page: pageCopy.data, offers: offers.map((o) => o.data), cardText };
 }
