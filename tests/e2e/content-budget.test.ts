@@ -1,6 +1,8 @@
 /**
  * JS budget of the content pages: landing, guide, blog, hub and editorial pages ship
- * 0 bytes of JavaScript (JSON-LD data blocks are not scripts that run).
+ * 0 bytes of JavaScript (JSON-LD data blocks are not scripts that run). One exception:
+ * /trust's visitors' self-reported accuracy, live figures from the analytics store that a
+ * static page cannot hold, is one island that loads when it scrolls into view.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +15,7 @@ const htmlIn = (dir: string) =>
 const KINDS: Record<string, string[]> = {
   city: htmlIn('ip-lookup'), isp: htmlIn('isp'), tool: htmlIn('tool'), guide: htmlIn('guide'), blog: htmlIn('blog'),
   hubs: ['tools.html', 'cities.html', 'isps.html', 'guides.html', 'blog.html'],
-  editorial: ['trust.html', 'seo-insights.html', 'international.html', '404.html'],
+  editorial: ['seo-insights.html', 'international.html', '404.html'],
 };
 
 it.each(Object.entries(KINDS))('ships no JavaScript on %s pages', (_, files) => {
@@ -24,4 +26,14 @@ it.each(Object.entries(KINDS))('ships no JavaScript on %s pages', (_, files) => 
     expect(scripts.filter((tag) => !/type="application\/ld\+json"/.test(tag)), file).toEqual([]);
     expect(html, file).not.toMatch(/\son[a-z]+=/i);
   }
+});
+
+it("ships on /trust only the island of visitors' self-reported accuracy, loaded when it comes into view", () => {
+  const html = readFileSync(path.join(CLIENT, 'trust.html'), 'utf8');
+  const islands = [...html.matchAll(/<astro-island\b[^>]*>/g)].map(([tag]) => tag);
+  expect(islands).toHaveLength(1);
+  expect(islands[0]).toMatch(/component-url="\/_astro\/SelfReportedAccuracy\.[\w-]+\.js"/);
+  expect(islands[0]).toContain('client="visible"');
+  expect(html).not.toMatch(/<script\b[^>]*\bsrc=/i);
+  expect(html).not.toMatch(/\son[a-z]+=/i);
 });
