@@ -5,6 +5,9 @@ import mdx from '@astrojs/mdx';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import node from '@astrojs/node';
+import { satteri } from '@astrojs/markdown-satteri';
+import { siteOriginPlugin } from './src/lib/content/site-origin.ts';
+import { tableScrollPlugin } from './src/lib/content/rehype-table-scroll.ts';
 
 const SITE = process.env.SITE_URL || 'http://localhost:4321';
 
@@ -43,6 +46,12 @@ export default defineConfig({
     },
   },
   server: { host: '127.0.0.1', port: 4321 },
-  markdown: { syntaxHighlight: 'prism' },
+  markdown: {
+    syntaxHighlight: 'prism',
+    // Articles and guides (MDX inherits this): command examples name this site's origin, not a
+    // placeholder (src/lib/content/site-origin.ts); tables scroll in their own box on a phone
+    // (src/lib/content/rehype-table-scroll.ts).
+    processor: satteri({ mdastPlugins: [siteOriginPlugin(SITE)], hastPlugins: [tableScrollPlugin] }),
+  },
   devToolbar: { enabled: false },
 });

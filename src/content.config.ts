@@ -9,7 +9,7 @@ import { link } from './schemas/shared.ts';
 import { citiesSchema, ispsSchema, toolsSchema, guidesSchema, blogSchema } from './schemas/landing.ts';
 import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema } from './schemas/site-lists.ts';
 import { lookupTextSchema, lookupPagesSchema, privacyChecklistSchema } from './schemas/lookup-copy.ts';
-import { ipToolsSchema, performanceCopySchema, webVitalsSchema, benchmarksSchema, accuracySchema, accuracyCopySchema } from './schemas/page-copy.ts';
+import { ipToolsSchema, internationalCopySchema, performanceCopySchema, webVitalsSchema, benchmarksSchema, accuracySchema, accuracyCopySchema } from './schemas/page-copy.ts';
 
 /** A glob loader over one folder of `content/`: the id is the file name without extension. */
 const folder = (dir: string, pattern: string) => glob({ pattern, base: `./content/${dir}` });
@@ -48,6 +48,7 @@ export const collections = {
   lookupText: defineCollection({ loader: file('content/site/lookup-text.json'), schema: lookupTextSchema }),
   lookupPages: defineCollection({ loader: file('content/site/lookup-pages.json'), schema: lookupPagesSchema }),
   privacyChecklist: defineCollection({ loader: file('content/site/privacy-checklist.json'), schema: privacyChecklistSchema }),
+  internationalCopy: defineCollection({ loader: file('content/site/international.json'), schema: internationalCopySchema }),
   ipTools: defineCollection({ loader: file('content/site/ip-tools.json'), schema: ipToolsSchema }),
   performance: defineCollection({ loader: file('content/site/performance.json'), schema: performanceCopySchema }),
   webVitals: defineCollection({ loader: file('content/site/web-vitals.json'), schema: webVitalsSchema }),

@@ -5,8 +5,13 @@ declare namespace App {
   interface Locals {
     /** The visitor's address as the server derived it (see src/server/client-ip.ts). */
     clientIp: string;
-    /** The full lookup for that address, done in-process before rendering. */
-    lookup: import('./lib/record.ts').LookupResponse;
+    /**
+     * The record the page shows, looked up in-process before rendering: the visitor's on
+     * `/`, the asked address's on `/lookup/{ip}` (null when that is not an address).
+     */
+    lookup: import('./lib/record.ts').LookupResponse | null;
+    /** On `/lookup/{ip}`: the `{ip}` part as asked. */
+    query?: string;
     /** Runtime settings for the islands (tiles, STUN, IPv4/IPv6 echo URLs). */
     clientConfig: import('./lib/client-config.ts').ClientConfig;
   }

@@ -98,13 +98,16 @@ describe('public addresses', () => {
     const alone = engine.lookup(ip).data;
     expect(alone).toMatchObject({ asn, network_type: 'datacenter' });
     // Spec section 5: the datacenter row weighs 0.4 and detection needs more than 0.4.
-    expect(alone.vpn).toEqual({ detected: false, confidence: 0.4, indicators: ['Datacenter IP detected'] });
+    expect(alone.vpn).toMatchObject({ detected: false, confidence: 0.4, indicators: ['Datacenter IP detected'] });
+    expect(alone.vpn.reasons[0]).toMatch(/hosting, cloud or relay network \(by its AS number\)/);
+    expect(alone.privacy).toMatchObject({ hosting: true, vpn: null, tor: null, relay: null, proxy: null });
 
     const zone = alone.timezone === 'Pacific/Auckland' ? 'Europe/London' : 'Pacific/Auckland';
     const judged = engine.lookup(ip, browser({ clientInfo: { timezone: zone } })).data;
     // The place is the exit's: its radius stays what the databases earn there, the tier drops to low.
     expect(judged).toMatchObject({ vpn_detected: true, risk_level: 'high', accuracy_tier: 'low', accuracy_radius: alone.accuracy_radius });
-    expect(judged.vpn).toEqual({ detected: true, confidence: 0.7, indicators: ['Timezone mismatch', 'Datacenter IP detected'] });
+    expect(judged.vpn).toMatchObject({ detected: true, confidence: 0.7, indicators: ['Timezone mismatch', 'Datacenter IP detected'] });
+    expect(judged.vpn.reasons[0]).toBe(`Your browser says ${zone}, this address is in ${alone.timezone}.`);
   });
 
   it('knows every curated ASN in the ASN data (no typos in network-types.json)', () => {
@@ -154,7 +157,8 @@ describe('browser signals', () => {
 
   it('detects a WebRTC leak of another network\'s address, and only that', () => {
     const leaked = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '9.9.9.9', 'abc.local'] } });
-    expect(leaked.data.vpn).toEqual({ detected: true, confidence: 0.5, indicators: ['WebRTC IP leak detected'] });
+    expect(leaked.data.vpn).toMatchObject({ detected: true, confidence: 0.5, indicators: ['WebRTC IP leak detected'] });
+    expect(leaked.data.vpn.reasons).toEqual(['WebRTC in your browser showed a public address of another network than this one.']);
     expect(leaked.webrtc).toEqual([{ ip: '9.9.9.9', ip_version: 'ipv4', kind: 'leak' }]);
     const clean = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '8.8.8.8', 'abc.local'] } });
     expect(clean.data.vpn.detected).toBe(false);

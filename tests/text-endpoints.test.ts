@@ -34,11 +34,19 @@ describe('curl host/', () => {
     ['aria2', 'aria2/1.37.0'],
     ['xh', 'xh/0.22.0'],
     ['OkHttp', 'okhttp/4.12.0'],
+    ['ddclient', 'ddclient/3.11.2'],
+    ['MikroTik fetch', 'Mikrotik/7.x Fetch'],
+    ['the old Go client', 'Go 1.1 package http'],
   ])('answers %s (%s) with the bare IP and a newline', async (_name, ua) => {
     const { res, body } = await text('/', { 'user-agent': ua });
     expect(body).toBe('127.0.0.1\n');
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it.each(['ddclientish/1.0', 'Go 1.10 package http', 'MikrotikFan'])('leaves %s (no known client, only a prefix) to the page', async (ua) => {
+    const { body } = await text('/', { 'user-agent': ua });
+    expect(body).not.toBe('127.0.0.1\n');
   });
 
   it('answers Accept: text/plain with the bare IP', async () => {

@@ -1,8 +1,12 @@
 /**
- * The badge row under the IP: VPN verdict, GPS, accuracy tier and radius, and on the
- * full variant consensus, confidence, measured round trip, network type and IP version.
+ * The hero's verdict and accuracy: the VPN verdict, one plain sentence about where the
+ * address is (src/lib/accuracy-sentence.ts), the GPS badge, the network kind in words and
+ * the measured round trip; the accuracy badges the spec names (tier, radius, consensus,
+ * confidence, network type, IP version) sit one click away in a disclosure, so they no
+ * longer compete with the sentence.
  */
-import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, type Tone } from '../lib/badges.ts';
+import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey, type Tone } from '../lib/badges.ts';
+import { accuracySentence } from '../lib/accuracy-sentence.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
@@ -11,12 +15,12 @@ import './lookup.css';
 interface Props {
   initial?: LookupResponse | null;
   text: LookupText['badges'];
-  /** 'simple' (/ip-2): VPN, accuracy and GPS badges only. */
+  /** 'simple' (/ip-2): verdict, sentence and GPS; tier and radius in the details. */
   variant?: 'full' | 'simple';
 }
 
-/** Widths (rem) of the loading pills: VPN, tier, radius, then consensus, confidence, network, version. */
-const SKELETON_WIDTHS = [9, 10, 10, 13, 9, 10, 4] as const;
+/** Widths (rem) of the loading pills: the verdict and the network kind. */
+const SKELETON_WIDTHS = [9, 10] as const;
 
 function Badge({ tone, children, id }: { tone: Tone; children: string; id: string }) {
   return <li className={`badge tone-${tone}`} data-badge={id}>{children}</li>;
@@ -24,32 +28,46 @@ function Badge({ tone, children, id }: { tone: Tone; children: string; id: strin
 
 export default function BadgeRow({ initial, text, variant = 'full' }: Props) {
   const { data, correction } = useLookup(initial);
-  // As many pills as the loaded row will mostly have, so it wraps alike and nothing below moves.
+  // The loaded layout's boxes, so nothing below moves when the record arrives.
   if (!data) {
     return (
-      <ul className="badges" aria-hidden="true">
-        {SKELETON_WIDTHS.slice(0, variant === 'full' ? undefined : 3).map((w, i) => <li key={i} className={`badge skeleton w-${w}`}>{'\u00a0'}</li>)}
-      </ul>
+      <div className="verdict-row" aria-hidden="true">
+        <p className="accuracy-sentence"><span className="skeleton line" /></p>
+        <ul className="badges">{SKELETON_WIDTHS.slice(0, variant === 'full' ? undefined : 1).map((w, i) => <li key={i} className={`badge skeleton w-${w}`}>{'\u00a0'}</li>)}</ul>
+        <p className="accuracy-details-skeleton">{'\u00a0'}</p>
+      </div>
     );
   }
   const r = data.data;
   const full = variant === 'full';
   const confidence = confidenceBadge(r.confidence_score);
+  const verdict = verdictKey(r);
+  const sentence = accuracySentence(r, text.sentence);
+  const kind = r.network_type in text.networkKinds ? text.networkKinds[r.network_type as keyof typeof text.networkKinds] : null;
   return (
-    <ul className="badges" aria-label={text.listLabel}>
-      <Badge id="vpn" tone={r.vpn_detected ? 'red' : 'green'}>{r.vpn_detected ? text.vpnDetected : text.noVpn}</Badge>
-      {correction && <Badge id="corrected" tone="blue">{text.corrected}</Badge>}
-      {r.location_source === 'hybrid' && <Badge id="gps" tone="green">{text.gpsEnhanced}</Badge>}
-      <Badge id="tier" tone={accuracyTierTone(r.accuracy_tier)}>{fillTemplate(text.tier, { tier: r.accuracy_tier })}</Badge>
-      <Badge id="radius" tone="neutral">{fillTemplate(text.radius, { radius: formatAccuracyRadius(r.accuracy_radius) })}</Badge>
-      {full && r.distance_consensus !== null && (
-        <Badge id="consensus" tone={consensusTone(r.distance_consensus)}>{fillTemplate(text.consensus, { km: Math.round(r.distance_consensus) })}</Badge>
-      )}
-      {full && <Badge id="confidence" tone={confidence.tone}>{fillTemplate(text.confidence, { percent: confidence.percent })}</Badge>}
-      {full && <Badge id="network" tone="neutral">{fillTemplate(text.network, { type: networkTypeLabel(r.network_type) })}</Badge>}
-      {full && <Badge id="version" tone="neutral">{fillTemplate(text.version, { version: r.ip_version })}</Badge>}
-      {/* Last: it appears once a request was timed, and must not push the others around. */}
-      {full && r.rtt_ms !== null && <Badge id="rtt" tone={rttTone(r.rtt_ms)}>{fillTemplate(text.rtt, { ms: r.rtt_ms })}</Badge>}
-    </ul>
+    <div className="verdict-row">
+      {sentence && <p className="accuracy-sentence" data-testid="accuracy">{sentence}</p>}
+      <ul className="badges" aria-label={text.listLabel}>
+        <Badge id="vpn" tone={verdict === 'noVpn' ? 'green' : 'red'}>{text[verdict]}</Badge>
+          {correction && <Badge id="corrected" tone="blue">{text.corrected}</Badge>}
+        {r.location_source === 'hybrid' && <Badge id="gps" tone="green">{text.gpsEnhanced}</Badge>}
+        {full && kind && <Badge id="kind" tone="neutral">{kind}</Badge>}
+        {/* Last: it appears once a request was timed, and must not push the others around. */}
+        {full && r.rtt_ms !== null && <Badge id="rtt" tone={rttTone(r.rtt_ms)}>{fillTemplate(text.rtt, { ms: r.rtt_ms })}</Badge>}
+      </ul>
+      <details className="accuracy-details">
+        <summary>{text.sentence.details}</summary>
+        <ul className="badges">
+          <Badge id="tier" tone={accuracyTierTone(r.accuracy_tier)}>{fillTemplate(text.tier, { tier: r.accuracy_tier })}</Badge>
+          <Badge id="radius" tone="neutral">{fillTemplate(text.radius, { radius: formatAccuracyRadius(r.accuracy_radius) })}</Badge>
+          {full && r.distance_consensus !== null && (
+            <Badge id="consensus" tone={consensusTone(r.distance_consensus)}>{fillTemplate(text.consensus, { km: Math.round(r.distance_consensus) })}</Badge>
+          )}
+          {full && <Badge id="confidence" tone={confidence.tone}>{fillTemplate(text.confidence, { percent: confidence.percent })}</Badge>}
+          {full && <Badge id="network" tone="neutral">{fillTemplate(text.network, { type: networkTypeLabel(r.network_type) })}</Badge>}
+          {full && <Badge id="version" tone="neutral">{fillTemplate(text.version, { version: r.ip_version })}</Badge>}
+        </ul>
+      </details>
+    </div>
   );
 }

@@ -1,18 +1,23 @@
 /**
  * Network Details, Location, Device Info and (optionally) the VPN verdict cards, with
- * skeletons while a first lookup loads. The verdict updates when the WebRTC check reports.
+ * skeletons while a first lookup loads. The verdict card gives each indicator's reason and
+ * the privacy flags; it updates when the WebRTC check reports.
  */
+import { verdictKey, type VerdictKey } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { formatCoordinates } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
+import PrivacyFlags from './PrivacyFlags.tsx';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
   initial?: LookupResponse | null;
-  text: LookupText['cards'] & Pick<LookupText['badges'], 'vpnDetected' | 'noVpn'>;
+  text: LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
   /** Adds the VPN verdict card with its indicators. */
   vpn?: boolean;
+  /** The visitor's device card; off on another address's page. */
+  device?: boolean;
 }
 
 function Card({ title, rows, note }: { title: string; rows: Array<[string, string | null]>; note?: string }) {
@@ -32,12 +37,13 @@ function Card({ title, rows, note }: { title: string; rows: Array<[string, strin
   );
 }
 
-export default function DetailCards({ initial, text, vpn = false }: Props) {
+export default function DetailCards({ initial, text, vpn = false, device = true }: Props) {
   const { data, correction } = useLookup(initial);
   const r = data?.data;
   const d = data?.device;
   const v = (value: string | undefined) => (data ? (value ?? '') : null);
   const coordinates = r ? formatCoordinates(r.latitude, r.longitude) : undefined;
+  const verdict = r ? verdictKey(r) : 'noVpn';
   return (
     <div className="detail-cards">
       <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
@@ -49,20 +55,23 @@ export default function DetailCards({ initial, text, vpn = false }: Props) {
       ) : (
         <Card title={text.locationTitle} note={correction ? text.corrected : undefined} rows={[[text.city, v(r?.city)], [text.region, v(r?.region)], [text.country, v(r?.country_name)], [text.coordinates, v(coordinates)]]} />
       )}
-      {data && !d ? (
+      {!device ? null : data && !d ? (
         <section className="card detail-card" aria-label={text.deviceTitle}><h3>{text.deviceTitle}</h3><p>{text.noDevice}</p></section>
       ) : (
         <Card title={text.deviceTitle} rows={[[text.browser, v(d?.browser)], [text.os, v(d?.os)], [text.device, v(d?.device)]]} />
       )}
       {vpn && r && (
-        <section className="card detail-card" aria-label={text.vpnTitle} data-testid="vpn-verdict">
+        <section className="card detail-card" id="vpn-check" aria-label={text.vpnTitle} data-testid="vpn-verdict">
           <h3>{text.vpnTitle}</h3>
-          <p><span className={`badge tone-${r.vpn.detected ? 'red' : 'green'}`}>{r.vpn.detected ? text.vpnDetected : text.noVpn}</span></p>
+          <p><span className={`badge tone-${verdict === 'noVpn' ? 'green' : 'red'}`}>{text[verdict]}</span></p>
           {r.vpn.indicators.length ? (
-            <ul className="indicators">{r.vpn.indicators.map((i) => <li key={i}>{i}</li>)}</ul>
+            <ul className="indicators">
+              {r.vpn.indicators.map((name, i) => <li key={name}><strong>{name}</strong>: {r.vpn.reasons[i]}</li>)}
+            </ul>
           ) : (
             <p>{text.vpnNone}</p>
           )}
+          <PrivacyFlags privacy={r.privacy} text={text.privacy} />
         </section>
       )}
     </div>

@@ -1,5 +1,5 @@
 /** The IP address box: the address in big type; a click copies it, with a toast and a badge for 2 s. */
-import { useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { LookupResponse } from '../lib/record.ts';
 import { placeLine } from '../lib/place-line.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
@@ -7,6 +7,15 @@ import './lookup.css';
 
 /** Spec section 9: copy feedback lasts 2 s. */
 const FEEDBACK_MS = 2000;
+
+/**
+ * The address with line-break chances only after its colons: a long IPv6 address wraps
+ * between groups on a narrow screen, never inside one (the text itself is unchanged).
+ */
+function breakable(ip: string): ReactNode {
+  const groups = ip.split(':');
+  return groups.map((group, i) => <Fragment key={i}>{group}{i < groups.length - 1 && <>:<wbr /></>}</Fragment>);
+}
 
 interface Props {
   initial?: LookupResponse | null;
@@ -38,7 +47,7 @@ export default function IpBox({ initial, text }: Props) {
       <p className="ip-label" id="ip-label">{text.ipLabel}</p>
       {ip ? (
         <button type="button" className="ip-value" data-testid="ip" onClick={copy} aria-describedby="ip-label ip-copy-hint">
-          {ip}
+          {breakable(ip)}
         </button>
       ) : (
         <span className="ip-value skeleton" aria-hidden="true">{'\u00a0'}</span>

@@ -10,10 +10,11 @@ import { $ipLookup, lookupIp } from '../stores/ip-lookup.ts';
 import type { ToolsCopy } from './copy.ts';
 import { failureText } from './failure-text.ts';
 import LookupResultCard from './LookupResultCard.tsx';
+import type { LookupText } from './use-lookup.ts';
 
-interface Props { copy: ToolsCopy<'lookup'> }
+interface Props { copy: ToolsCopy<'lookup'>; privacyText: LookupText['privacy'] }
 
-export default function IpLookupTool({ copy }: Props) {
+export default function IpLookupTool({ copy, privacyText }: Props) {
   const state = useStore($ipLookup);
   const [value, setValue] = useState('');
   const busy = state.status === 'loading';
@@ -45,7 +46,7 @@ export default function IpLookupTool({ copy }: Props) {
       </form>
       <div aria-live="polite">
         {state.status === 'failed' && <p className="error" role="alert">{failureText(state.failure, copy)}</p>}
-        {state.status === 'done' && <LookupResultCard result={state.result} query={state.query} copy={copy} />}
+        {state.status === 'done' && <LookupResultCard result={state.result} query={state.query} copy={copy} privacyText={privacyText} />}
       </div>
     </div>
   );

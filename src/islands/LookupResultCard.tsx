@@ -1,18 +1,22 @@
-/** The result card of the single-address lookup: place, network, ASN, type, VPN verdict, accuracy. */
+/** The result card of the single-address lookup: place, network, ASN, type, VPN verdict with its reasons and privacy flags, accuracy. */
 import { confidenceBadge, formatAccuracyRadius, networkTypeLabel } from '../lib/badges.ts';
 import { asnOf, networkOf } from '../lib/ip-info-format.ts';
 import { formatCoordinates, placeLine } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { ToolsCopy } from './copy.ts';
+import PrivacyFlags from './PrivacyFlags.tsx';
+import type { LookupText } from './use-lookup.ts';
 
 interface Props {
   result: LookupResponse;
   query: string;
   copy: ToolsCopy<'lookup'>;
+  /** Names and answers of the privacy flags (content/site/lookup-text.json). */
+  privacyText: LookupText['privacy'];
 }
 
-export default function LookupResultCard({ result, query, copy }: Props) {
+export default function LookupResultCard({ result, query, copy, privacyText }: Props) {
   const info = result.data;
   const { fields, unknown } = copy;
   const score = info.vpn.confidence.toFixed(1);
@@ -45,8 +49,9 @@ export default function LookupResultCard({ result, query, copy }: Props) {
               {fillTemplate(info.vpn.detected ? copy.vpnDetected : copy.vpnNotDetected, { score })}
             </span>
             {info.vpn.indicators.length
-              ? <ul>{info.vpn.indicators.map((text) => <li key={text}>{text}</li>)}</ul>
+              ? <ul>{info.vpn.indicators.map((name, i) => <li key={name}><strong>{name}</strong>: {info.vpn.reasons[i]}</li>)}</ul>
               : <p>{copy.noIndicators}</p>}
+            <PrivacyFlags privacy={info.privacy} text={privacyText} />
           </dd>
         </div>
       </dl>

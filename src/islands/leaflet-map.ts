@@ -1,6 +1,7 @@
 /**
  * The Leaflet part of the map island, in its own chunk: imported only in the browser
- * and only once the map is visible (Leaflet touches `window` at import time).
+ * and only once the map is visible (Leaflet touches `window` at import time). The view
+ * is fitted to the accuracy circle on creation and after every change of place.
  */
 import L from 'leaflet';
 import '../vendor/leaflet.css';
@@ -24,6 +25,8 @@ export interface MapHandle {
 
 /** Spec section 9: tiles go up to zoom 19. */
 const MAX_ZOOM = 19;
+/** Room (px) between the accuracy circle and the map's edges. */
+const FIT_PADDING: [number, number] = [24, 24];
 
 function popupContent(place: MapPlace): HTMLElement {
   const box = document.createElement('div');
@@ -34,15 +37,6 @@ function popupContent(place: MapPlace): HTMLElement {
   coords.textContent = formatCoordinates(place.lat, place.lng);
   box.append(title, coords);
   return box;
-}
-
-/**
- * Frames the accuracy circle: the closest zoom (at most the spec's 13) that shows all of it,
- * since a calibrated radius of tens of kilometres overflows the box at zoom 13 and a circle
- * whose edge is out of view says nothing.
- */
-function frame(map: L.Map, circle: L.Circle): void {
-  map.fitBounds(circle.getBounds(), { maxZoom: DEFAULT_ZOOM, animate: false });
 }
 
 /** Creates the map in `element`: pulsing marker, accuracy circle framed, popup, tiles, a scale bar to read the circle by. */
@@ -63,13 +57,21 @@ export function createMap(element: HTMLElement, place: MapPlace, tiles: { url: s
     circle.setLatLng([p.lat, p.lng]).setRadius(p.radius);
     circle.bindTooltip(p.tooltip, { sticky: true });
   };
+  /**
+   * Frames the accuracy circle with some room around it: a 10 km circle is not cut off and
+   * a 100 m GPS circle is not hidden under the marker, whatever the zoom was.
+   */
+  const frame = (animate: boolean) => map.fitBounds(circle.getBounds(), { padding: FIT_PADDING, maxZoom: MAX_ZOOM - 1, animate });
   apply(place);
-  frame(map, circle);
+  frame(false);
+  // The box may get its size after the map was created (a tab opened): frame again then.
+  const resized = new ResizeObserver(() => { map.invalidateSize(); frame(false); });
+  resized.observe(element);
   return {
     update(p) {
       apply(p);
-      frame(map, circle);
+      frame(true);
     },
-    destroy: () => map.remove(),
+    destroy: () => { resized.disconnect(); map.remove(); },
   };
 }

@@ -44,6 +44,16 @@ export function networkTypeLabel(type: IpInfo['network_type']): 'mobile' | 'busi
   return type === 'mobile' || type === 'business' || type === 'datacenter' ? type : 'other';
 }
 
+/** The verdict badge's words: the most specific list that matched (Tor, Private Relay), else detected or not. */
+export type VerdictKey = 'torExit' | 'privateRelay' | 'vpnDetected' | 'noVpn';
+
+/** Which verdict the VPN badge shows for a record (its tone is red unless 'noVpn'). */
+export function verdictKey(r: Pick<IpInfo, 'vpn_detected' | 'privacy'>): VerdictKey {
+  if (r.privacy.tor) return 'torExit';
+  if (r.privacy.relay) return 'privateRelay';
+  return r.vpn_detected ? 'vpnDetected' : 'noVpn';
+}
+
 /**
  * Accuracy radius as text: rounded km ('1,234 km'); under one km in metres, because "0 km"
  * would claim more precision than a 100 m GPS fix, not less. A missing or unusable radius

@@ -17,8 +17,31 @@ export const VpnResultSchema = z.object({
   confidence: z.number(),
   /** One reason text per row that fired, e.g. 'Datacenter IP detected'. */
   indicators: z.array(z.string()),
+  /**
+   * One sentence per indicator, in the same order, saying what was compared or which list
+   * matched ('Your browser says Europe/Berlin, this address is in America/New_York.').
+   */
+  reasons: z.array(z.string()),
 });
 export type VpnResult = z.infer<typeof VpnResultSchema>;
+
+/** A privacy flag: true or false from a check that ran, null when its list is not loaded. */
+const Flag = z.nullable(z.boolean());
+
+/** Named privacy flags, like ipinfo's, each with its reason (src/lib/privacy.ts). */
+export const PrivacySchema = z.object({
+  vpn: Flag,
+  proxy: Flag,
+  tor: Flag,
+  /** iCloud Private Relay. */
+  relay: Flag,
+  hosting: Flag,
+  /** The service's name when known: 'Tor', 'iCloud Private Relay', a VPN's name. */
+  service: z.nullable(z.string()),
+  /** Per flag, in words: which list or name said so, or that the check was not available. */
+  reasons: z.object({ vpn: z.string(), proxy: z.string(), tor: z.string(), relay: z.string(), hosting: z.string() }),
+});
+export type Privacy = z.infer<typeof PrivacySchema>;
 
 /** What the record says for text nothing knows ('Unknown'), in every field and every module. */
 export const UNKNOWN = 'Unknown';
@@ -46,6 +69,7 @@ export const IpInfoSchema = z.object({
   location_source: z.enum(LOCATION_SOURCES),
   vpn_detected: z.boolean(),
   vpn: VpnResultSchema,
+  privacy: PrivacySchema,
   risk_level: z.enum(RISK_LEVELS),
   /** km between the two city sources when both name a city; null otherwise. */
   distance_consensus: z.nullable(z.number()),

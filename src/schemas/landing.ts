@@ -35,6 +35,7 @@ export const ispsSchema = z.strictObject({
 export const toolsSchema = z.strictObject({
   title: z.string().describe('Page heading and <title> start'),
   shortTitle: z.string().describe('Short name used on cards and in the related-tools grid'),
+  tryIt: z.string().regex(/^\/[\w\-/]*(#[\w-]+)?$/).describe("Where 'Try it now' goes: the matching tool, e.g. '/ip-3#bulk' or '/#lookup' (the lookup box on the home page)"),
   description: z.string().min(50).max(170).describe('Meta description and intro, 50-170 characters'),
   intent: z.enum(['informational', 'navigational', 'transactional', 'commercial']).describe('Search intent of the keyword'),
   difficulty: z.number().int().min(0).max(100).describe('Keyword difficulty 0-100'),
@@ -42,7 +43,7 @@ export const toolsSchema = z.strictObject({
   related: z.array(slug).min(1).describe('Slugs of OTHER tool pages (file names in content/tools); each must exist'),
   features: z.array(z.strictObject({ title: z.string(), body: z.string(), href: featureHref })).length(3)
     .describe('Exactly three feature cards, each linking to where the feature is'),
-  steps: z.array(z.string().min(1)).length(4).describe('Exactly four usage steps, in order'),
+  steps: z.array(z.string().min(1)).length(4).describe("Exactly four usage steps, in order; 'https://<host>' becomes the site's origin"),
   keywords: z.array(z.string().min(1)).min(1).describe('Search keywords for the meta keywords tag'),
   reviewed,
 });

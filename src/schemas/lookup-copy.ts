@@ -1,4 +1,4 @@
-/** Copy of the lookup pages (/, /ip-2, /ip-4): texts the islands show, page headings, the checklist. */
+/** Copy of the lookup pages (/, /ip-2, /ip-4, /lookup/{ip}): texts the islands show, page headings, the checklist. */
 import { z } from 'astro/zod';
 import { template, text } from './shared.ts';
 
@@ -14,7 +14,10 @@ export const lookupTextSchema = z.strictObject({
     corrected: text('Mark beside the location line after the visitor corrected it'),
     unverified: text('The same mark when the chosen city could not be checked'),
   }),
-  actions: z.strictObject({ refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button') }),
+  actions: z.strictObject({
+    refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button'),
+    noScript: text('Shown on / without JavaScript: why Refresh and Export are off'),
+  }),
   status: z.strictObject({
     loading: text('Shown only while a lookup is in flight'), loadingHint: text('Second line of the loading state'),
     errorTitle: text('Heading of the error screen'), errorMessage: text('Message when the lookup fails'),
@@ -25,9 +28,25 @@ export const lookupTextSchema = z.strictObject({
     noVpn: text('VPN verdict badge, not detected'), gpsEnhanced: text('Badge when GPS improved the record'),
     consensus: template('Consensus badge, {km}'), rtt: template('Round-trip badge, {ms}'),
     confidence: template('Confidence badge, {percent}'), tier: template('Accuracy tier badge, {tier}'),
-    radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge, {type}'),
-    version: template('IP version badge, {version}'),
+    radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge in the details, {type}'),
+    networkKinds: z.strictObject({
+      mobile: text('Mobile carrier'), business: text("A company's own network"), datacenter: text('Hosting, cloud or CDN'),
+      residential: text('Home broadband'),
+    }).describe('Network kinds in words, a badge in the hero; a network of no known kind gets none there'),
+    version: template('IP version badge in the details, {version}'),
     corrected: text('Badge when the visitor corrected the location'),
+    sentence: z.strictObject({
+      near: template('Where the address is, {radius} and {place}'),
+      nearDisagree: template('The same, when the two databases disagree, {radius}, {place} and {km}'),
+      nearAgree: template('The same, when the two databases name places under 1 km apart, {radius} and {place}'),
+      gps: template('With a GPS fix, {radius}'),
+      region: template('Only a country or region is known, {place}'),
+      exit: template('Behind a VPN or relay: the place is the exit\'s, {radius} and {place}'),
+      unknown: text('Nothing is known of the place'),
+      details: text('Summary of the disclosure holding the accuracy badges'),
+    }).describe('The one sentence the hero says about where the address is (src/lib/accuracy-sentence.ts picks one)'),
+    torExit: text('Verdict badge when the address is a listed Tor exit'),
+    privateRelay: text('Verdict badge when the address is an iCloud Private Relay egress'),
   }),
   cards: z.strictObject({
     networkTitle: text('Network card heading'), isp: text('ISP label'), asn: text('ASN label'), timezone: text('Timezone label'),
@@ -39,6 +58,26 @@ export const lookupTextSchema = z.strictObject({
     reserved: template('Location card text for special-purpose addresses, {kind}'),
     corrected: text('Location card note after the visitor corrected the location'),
   }).describe('Headings and field labels of the network, location, device and VPN cards'),
+  lookupBox: z.strictObject({
+    heading: text("Heading of the 'look up any IP' box"), label: text('Label of its address field'),
+    submit: text('Its button'), hint: text('Hint under the field'),
+  }).describe("The 'look up any IP' box on / and on each /lookup/{ip} page (a plain form: it works without JavaScript)"),
+  lookupPage: z.strictObject({
+    ipLabel: text('Label above the address on /lookup/{ip}'),
+    detailsHeading: text('Heading (h2) above the cards on /lookup/{ip}'),
+    invalidTitle: text('Browser title of the 400 page for something that is not an address'),
+    invalidHeading: template('Heading of that page, {ip}'),
+    invalidText: text('What a valid address looks like'),
+  }),
+  privacy: z.strictObject({
+    flags: z.strictObject({
+      tor: text('Flag: Tor exit list'), relay: text('Flag: iCloud Private Relay egress list'), vpn: text('Flag: VPN list or brand'),
+      proxy: text('Flag: open-proxy list'), hosting: text('Flag: hosting network'),
+    }).describe('Names of the privacy flags, in the VPN card and the lookup result'),
+    yes: text('Flag answer: listed'), no: text('Flag answer: checked, not listed'),
+    unavailable: text('Flag answer: the list is not loaded, so the check did not run'),
+    service: text('Label of the service name (Tor, iCloud Private Relay, a VPN)'),
+  }),
   gps: z.strictObject({
     enable: text('Precise-location button on the home page'), enableSimple: text('Precise-location button on /ip-2'),
     asking: text('While the browser asks for permission'), denied: text('Permission denied'),
@@ -115,7 +154,7 @@ export const lookupTextSchema = z.strictObject({
 });
 
 export const lookupPagesSchema = z.strictObject({
-  id: z.enum(['home', 'ip-2', 'ip-4']).describe('Which page'),
+  id: z.enum(['home', 'ip-2', 'ip-4', 'lookup']).describe("Which page ('lookup': /lookup/{ip}, whose texts may hold {ip})"),
   metaTitle: text('<title>'), metaDescription: text('Meta description'),
   heading: text('The h1'), intro: text('Tagline under the heading'),
   sectionHeading: text('Heading of the page\'s second section (details on /ip-2, checklist on /ip-4)').optional(),

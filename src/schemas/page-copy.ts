@@ -72,13 +72,27 @@ export const ipToolsSchema = z.discriminatedUnion('id', [
     ipv4: text('Label of the IPv4 row'),
     ipv6: text('Label of the IPv6 row'),
     checking: text('Row value while asking'),
-    notAvailable: text('Row value when that family gave no address'),
-    notConfigured: text('Row value when that family has no echo URL'),
-    noneConfigured: text('Shown instead of the rows when neither family is configured'),
-    configFailed: text('Shown when /api/config cannot be read'),
-    loading: text('Shown while the settings load'),
+    notAvailable: text('Row value when that family gave no address (a family without an echo URL has no row, and no family none: no section)'),
   }),
 ]);
+
+/** Copy of /international (its data: markets.json, languages.json, stats.json). */
+export const internationalCopySchema = z.strictObject({
+  id: z.literal('page'),
+  statsLabel: text('Accessible name of the statistics strip'),
+  chartHeading: text('Heading of the searches-by-country chart'),
+  chartIntro: text('What the chart shows, in plain words'),
+  chartCaption: text('Caption of the chart'),
+  marketsHeading: text('Heading of the country cards'),
+  marketsCount: template('Badge beside that heading, {count}'),
+  language: text('Country card label: language'), population: text('Country card label: population'),
+  searches: template("Country card label: monthly searches in the country's language, {language}"), keywordsTitle: text('Country card: title of the keyword list'),
+  languagesHeading: text('Heading of the languages table'), languagesIntro: text('What the table tells, in plain words'),
+  languagesCaption: text('Caption of the languages table'),
+  columns: z.strictObject({
+    language: text('Column'), speakers: text('Column'), searches: text('Column'), competition: text('Column'), opportunity: text('Column'),
+  }),
+});
 
 export const performanceCopySchema = z.discriminatedUnion('id', [
   z.strictObject({
@@ -86,6 +100,19 @@ export const performanceCopySchema = z.discriminatedUnion('id', [
     headline: text('Headline statement; no figure here that nothing measured'),
     intro: text('Paragraph under the headline'),
     ctaLabel: text('Call to action link to /'),
+  }),
+  z.strictObject({
+    id: z.literal('speed'),
+    heading: text('Heading of the plain-words section on top'),
+    intro: text('What the visitor gets, in plain words, before the chart'),
+    chartCaption: text('Caption of the bar chart'),
+    bars: z.array(z.strictObject({
+      benchmark: z.string().describe('Id of a benchmarks.json row measured as a share of the bare server (unit "x bare")'),
+      label: text('What the bar stands for, in plain words'),
+    })).min(1).describe('One bar per measured ratio; the figures come from benchmarks.json'),
+    latency: template('One sentence with the p99 latency, {ms}'),
+    latencyBenchmark: z.string().describe('Id of the benchmarks.json row the latency sentence reads (unit "ms")'),
+    tableNote: text('Points to the benchmark table lower on the page'),
   }),
   z.strictObject({
     id: z.literal('vitals'),

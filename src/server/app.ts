@@ -1,7 +1,7 @@
 /**
  * The HTTP entry, dispatch only: derives the client address and hands each request to
  * the first part that claims it: health check, route handlers (API, plain text),
- * static files, the on-demand page `/`, a trailing-slash redirect, the 404 page.
+ * static files, the on-demand pages (`/`, `/lookup/{ip}`), a trailing-slash redirect, the 404 page.
  * `createApp` returns the node:http listener, which also answers in-process through
  * `app.request()` (no port: handler tests run that way, as with Hono's `app.request()`).
  */
@@ -23,8 +23,8 @@ export interface AppParts {
   handlers: Handler[];
   /** What /healthz reports (health.ts). */
   health: Health;
-  /** The on-demand page `/` (absent when there is no build): its renderer and its locals. */
-  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals> };
+  /** The on-demand pages (absent when there is no build): which paths, their renderer and their locals. */
+  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals>; handles: (path: string) => boolean };
 }
 
 /** A request as dispatch sees it, from a socket or in-process. */
@@ -54,19 +54,19 @@ const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} 
 export function createApp(parts: AppParts): AppListener {
   const { config, site, handlers, page, health } = parts;
 
-  /** What no handler answered: static files, the page `/`, a slash redirect, the 404 page. */
+  /** What no handler answered: static files, the on-demand pages, a slash redirect, the 404 page. */
   function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
     const isRead = inc.method === 'GET' || inc.method === 'HEAD';
     const fileRequest = { method: inc.method, ifNoneMatch: inc.headers.get('if-none-match') ?? undefined, acceptEncoding: inc.headers.get('accept-encoding') ?? undefined };
     const file = site.get(path);
     if (file) return isRead ? new FileReply(answerFile(file, fileRequest, path.endsWith('/404'))) : notAllowed(inc.method);
-    if (path === '/' && page) {
+    if (page?.handles(path)) {
       if (!isRead) return notAllowed(inc.method);
       const locals = page.locals(appReq);
       return locals instanceof Promise ? locals.then((l) => new PageReply(l)) : new PageReply(locals);
     }
     const q = inc.url.indexOf('?');
-    const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1));
+    const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1), page?.handles);
     if (location) return text(301, `Moved to ${location}`, { location });
     const notFound = site.notFoundPage(path);
     return notFound ? new FileReply(answerFile(notFound, fileRequest, true)) : text(404, 'Not found');

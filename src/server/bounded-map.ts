@@ -20,4 +20,8 @@ export class BoundedMap<K, V> {
     if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, value);
   }
+
+  clear(): void {
+    this.entries.clear();
+  }
 }

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts';
 import { parseTrustProxy, type TrustProxy } from './client-ip.ts';
+import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
 
 export interface Config {
   host: string;
@@ -32,6 +33,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Prefix of the rate-limit keys in Redis. */
   redisPrefix: string;
+  /** Paths of the privacy lists (Tor exits, Private Relay, VPN, proxy, hosting): a setting each, else under dataDir/lists. */
+  lists: ListPaths;
   /** Settings handed to the browser. */
   client: ClientConfig;
   /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
@@ -80,11 +83,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (analyticsSwitch !== 'on' && analyticsSwitch !== 'off') throw new ConfigError(`ANALYTICS="${env.ANALYTICS}" must be on or off`);
   const token = env.ANALYTICS_TOKEN || undefined;
   if (token !== undefined && token.length < 16) throw new ConfigError('ANALYTICS_TOKEN must be at least 16 characters');
+  const dataDir = path.resolve(env.DATA_DIR || 'data');
+  const defaults = defaultListPaths(dataDir);
+  const lists = Object.fromEntries(Object.entries(LIST_SETTINGS).map(([kind, name]) =>
+    [kind, env[name] ? path.resolve(env[name]) : defaults[kind as keyof ListPaths]])) as ListPaths;
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4321, 0, 65535),
     trustProxy,
-    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    dataDir,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     geoipCityDb: env.GEOIP_CITY_DB || undefined,
     dbipCityDir: env.DBIP_CITY_DIR || undefined,
@@ -93,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
+    lists,
     stunPort,
     redisUrl,
     redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',

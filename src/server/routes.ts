@@ -1,10 +1,12 @@
 /**
- * The route handlers the server mounts before static files, and the locals of `/`.
+ * The route handlers the server mounts before static files, and the on-demand pages
+ * (`/`, `/ip-2`, `/lookup/{ip}`) with their locals.
  * The wiring only: which handlers exist, in which order, which of them the rate limit
  * guards, what is recorded for analytics, and the parts /healthz reports on.
  */
 import type { AppRequest, Handler } from './http.ts';
 import type { Config } from './config.ts';
+import type { LookupResponse } from '../lib/record.ts';
 import { createApi } from './api.ts';
 import { answersCommandLine, createTextEndpoints } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
@@ -16,6 +18,7 @@ import { createRateLimitStore } from './rate-limit-shared.ts';
 import { createAnalyticsApi } from './analytics-api.ts';
 import { Health } from './health.ts';
 import { createAnalytics, type Analytics } from './storage/analytics.ts';
+import { createLookupRedirect, isLookupPage, lookupPageLocals } from './lookup-page.ts';
 
 export interface Routes {
   engine: Engine;
@@ -24,6 +27,8 @@ export interface Routes {
   /** Records lookups and corrections (a CorrectionRecorder); closed at shutdown. */
   analytics: Analytics;
   handlers: Handler[];
+  /** The on-demand pages: `/` and `/ip-2` (the visitor's record) and each address's `/lookup/{ip}`. */
+  isPage: (path: string) => boolean;
   pageLocals: (req: AppRequest) => App.Locals;
   health: Health;
 }
@@ -46,10 +51,13 @@ function cityIndexState(cities: CityIndexHandle): string {
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
-  const engine = await createEngine({ geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir });
+  const engine = await createEngine({
+    geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir,
+    dataDir: config.dataDir, lists: config.lists,
+  });
   const cities = loadCityIndex({ distDir, file: config.cityIndex });
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const record = (req: AppRequest, data: App.Locals['lookup']['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
+  const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   const store = config.rateLimit > 0 ? createRateLimitStore(config) : undefined;
   return {
     engine,
@@ -68,8 +76,13 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createAnalyticsApi(analytics, config.analytics.token),
         createApi(engine, config.client, record),
       ]),
+      createLookupRedirect(),
     ],
+    isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path),
+    // `/` and `/ip-2` show the caller's own record (recorded, as the API's is); an address's
+    // page is about that address and is not recorded, as /api/lookup/{ip} is not.
     pageLocals: (req) => {
+      if (isLookupPage(req.path)) return lookupPageLocals(engine, config.client, req);
       const lookup = engine.lookup(req.clientIp, { headers: req.headers });
       record(req, lookup.data);
       return { clientIp: req.clientIp, lookup, clientConfig: config.client };

@@ -40,7 +40,7 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
     loadPageRenderer(distDir),
   ]);
   warnOnRetentionMismatch(site, config.analytics.retentionDays);
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals };
+  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage };
   return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health }), site, routes };
 }
 

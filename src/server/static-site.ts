@@ -115,14 +115,17 @@ export function loadStaticSite(distDir: string): StaticSite {
 }
 
 /**
- * Where a path with trailing slashes moves (301) when the path without them is a file,
- * with its query re-encoded rather than repeated raw; undefined otherwise. The slashes
- * are trimmed by a scan: the regex `/\/+$/` is quadratic on a long run of slashes.
+ * Where a path with trailing slashes moves (301) when the path without them is a file or
+ * an on-demand page (`isPage`: /ip-2, /lookup/{ip}), with its query re-encoded rather than
+ * repeated raw; undefined otherwise. The slashes are trimmed by a scan: the regex `/\/+$/`
+ * is quadratic on a long run of slashes.
  */
-export function slashRedirect(site: StaticSite, path: string, rawQuery: string): string | undefined {
+export function slashRedirect(site: StaticSite, path: string, rawQuery: string, isPage?: (path: string) => boolean): string | undefined {
   let end = path.length;
   while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
-  if (end === path.length || !site.get(path.slice(0, end))) return undefined;
+  if (end === path.length) return undefined;
+  const target = path.slice(0, end);
+  if (!site.get(target) && !isPage?.(target)) return undefined;
   const query = new URLSearchParams(rawQuery).toString();
   return encodeURI(path.slice(0, end)) + (query ? `?${query}` : '');
 }

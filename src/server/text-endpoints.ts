@@ -10,11 +10,13 @@ import { BoundedMap } from './bounded-map.ts';
 import type { Engine } from './lookup/engine.ts';
 
 /**
- * User-Agents of command-line clients, which get plain text at `/`. PowerShell names itself
- * after a Mozilla prefix (`... WindowsPowerShell/5.1`, `... PowerShell/7.4`), so it is
- * matched anywhere; tests/text-endpoints.test.ts has a row for each client.
+ * User-Agents of command-line clients, which get plain text at `/`: shells and scripts,
+ * and the router and dynamic-DNS clients ifconfig.co answers in text too (ddclient,
+ * MikroTik's `/tool fetch`, the old Go client's 'Go 1.1 package http'). PowerShell names
+ * itself after a Mozilla prefix (`... WindowsPowerShell/5.1`, `... PowerShell/7.4`), so it
+ * is matched anywhere; tests/text-endpoints.test.ts has a row for each client.
  */
-const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|fetch|aria2|xh|lwp-request|okhttp)\b|\b(?:windows)?powershell\//i;
+const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|fetch|aria2|xh|lwp-request|okhttp|ddclient|mikrotik|go 1\.1 package http)\b|\b(?:windows)?powershell\//i;
 
 /** Whether `/` should answer plain text rather than the HTML page. */
 export function wantsPlainText(req: AppRequest): boolean {
@@ -48,8 +50,9 @@ export const answersCommandLine = (req: AppRequest): boolean =>
 /**
  * The /json bodies of the last `limit` addresses asked, oldest out first. A memo, not a
  * cache of past answers: on this path nothing of the request but the address enters the
- * record, and the databases never change while the process runs, so a hit is byte for
- * byte what a fresh lookup would send (which is why location_source stays 'ip').
+ * record, and the memo is emptied whenever a privacy list changes (the only data that
+ * changes while the process runs), so a hit is byte for byte what a fresh lookup would
+ * send (which is why location_source stays 'ip').
  * Server-Timing says when the memo answered. The same idea as echoip's response cache.
  */
 export class JsonMemo extends BoundedMap<string, string> {
@@ -64,6 +67,7 @@ export const JSON_MEMO_SIZE = 4096;
 
 /** Creates the handler for the command-line endpoints. */
 export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEMO_SIZE)): Handler {
+  let generation = engine.dataGeneration;
   return (req) => {
     const { path } = req;
     const field = FIELDS[path];
@@ -79,6 +83,10 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     const ip = asked ?? req.clientIp;
     if (isJson) {
       const start = performance.now();
+      if (generation !== engine.dataGeneration) {
+        memo.clear();
+        generation = engine.dataGeneration;
+      }
       const body = memo.get(ip);
       if (body !== undefined) return jsonText(200, body, timingHeaders(performance.now() - start, 'memo'));
     }

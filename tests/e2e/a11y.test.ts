@@ -1,16 +1,8 @@
 /** axe over every URL in the built sitemap, plus the 404 page: zero violations, one test per page. */
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
-
-/** Paths the build's sitemap lists (read at collection time so each page is its own test). */
-function builtSitemapPaths(): string[] {
-  const dir = 'dist/client';
-  return readdirSync(dir).filter((f) => /^sitemap-\d+\.xml$/.test(f))
-    .flatMap((f) => [...readFileSync(`${dir}/${f}`, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc!).pathname));
-}
+import { builtSitemapPaths, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 const PATHS = [...builtSitemapPaths(), '/this-page-does-not-exist'];
 

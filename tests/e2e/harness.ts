@@ -3,7 +3,7 @@
  * Chromium through playwright-core. No downloads: CHROMIUM_PATH or a Debian chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -112,4 +112,11 @@ export async function visitorRecord(url: string): Promise<{ expected: LookupResp
   const res = await fetch(`${url}/api/lookup`, { headers: AS_VISITOR });
   const expected = LookupResponseSchema.parse(await res.json());
   return { expected, timezoneId: expected.data.timezone.includes('/') ? expected.data.timezone : undefined };
+}
+
+/** Paths the build's sitemap lists, read from dist at collection time so each page can be its own test. */
+export function builtSitemapPaths(): string[] {
+  const dir = 'dist/client';
+  return readdirSync(dir).filter((f) => /^sitemap-\d+\.xml$/.test(f))
+    .flatMap((f) => [...readFileSync(`${dir}/${f}`, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc!).pathname));
 }

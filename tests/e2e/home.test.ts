@@ -54,8 +54,17 @@ describe('the first response', () => {
     expect(html).toContain(expected.data.isp);
     expect(html).toMatch(/data-badge="vpn"/);
     expect(html).toMatch(/data-badge="confidence"/);
-    // The hero states the record's calibrated radius (src/lib/accuracy.ts), not a default.
+    // The hero states the record's calibrated radius (src/lib/accuracy.ts), not a default (in the details).
     expect(html).toContain(`Radius about ${formatAccuracyRadius(expected.data.accuracy_radius)}`);
+    // The hero says where in one sentence, never a radius smaller than the databases' disagreement.
+    const sentence = /data-testid="accuracy"[^>]*>([^<]+)</.exec(html)?.[1] ?? '';
+    expect(sentence).toMatch(/^Somewhere (within about [\d,]+ k?m of|in) /);
+    const said = /about ([\d,]+) (k?m)/.exec(sentence);
+    if (said && expected.data.distance_consensus !== null) {
+      expect(Number(said[1]!.replaceAll(',', '')) * (said[2] === 'km' ? 1000 : 1)).toBeGreaterThanOrEqual(expected.data.distance_consensus * 1000);
+    }
+    // The network kind in words in the hero (the spec's 'Network: business' stays in the details).
+    expect(html).toMatch(/data-badge="kind"[^>]*>Business network</);
     // Nothing measured a round trip yet, so there is no RTT badge.
     expect(html).not.toMatch(/data-badge="rtt"/);
   });
@@ -221,7 +230,7 @@ describe('tabs and map', () => {
     await circle.waitFor();
     // The circle is the record's accuracy radius, read against the map's own scale bar
     // ('50 km' over so many pixels), and the map is framed so that all of it is in view.
-    const { accuracy_radius } = expected.data;
+    const { latitude, accuracy_radius } = expected.data;
     const scale = page.locator('.leaflet-control-scale-line').first();
     const [scaleText, scaleBox] = await Promise.all([scale.textContent(), scale.boundingBox()]);
     const [, amount, unit] = /^(\d+) (m|km)$/.exec(scaleText!.trim())!;
@@ -229,8 +238,12 @@ describe('tabs and map', () => {
     const box = (await circle.boundingBox())!;
     expect((box.height / 2) * metresPerPixel).toBeGreaterThan(accuracy_radius * 0.9);
     expect((box.height / 2) * metresPerPixel).toBeLessThan(accuracy_radius * 1.1);
+    // At a whole zoom level (Web Mercator metres per pixel at zoom z: 156543.034 cos(lat) / 2^z).
+    const zoom = Math.log2((156_543.034 * Math.cos((latitude * Math.PI) / 180) * (box.height / 2)) / accuracy_radius);
+    expect(Math.abs(zoom - Math.round(zoom))).toBeLessThan(0.15);
     const mapBox = (await page.locator('.map-box').boundingBox())!;
     expect(mapBox.height).toBe(600);
+    expect(box.height).toBeLessThanOrEqual(mapBox.height);
     expect(box.y).toBeGreaterThanOrEqual(mapBox.y);
     expect(box.y + box.height).toBeLessThanOrEqual(mapBox.y + mapBox.height);
     await marker.click();

@@ -1,4 +1,7 @@
-/** /ip-2 and /ip-4: prerendered pages that load the visitor's record in the browser. */
+/**
+ * /ip-2, rendered per request with the visitor's record in its first HTML, and /ip-4, a
+ * prerendered page that loads the record in the browser (its loading and error states).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
@@ -16,15 +19,31 @@ beforeAll(async () => {
 afterAll(async () => { await browser?.close(); await server?.stop(); });
 
 describe("/ip-2, What's My IP Address?", () => {
-  it('loads the record with GET /api/lookup and shows IP, badges, cards and the map', async () => {
+  it('answers without JavaScript: the record is in the first HTML, not skeletons', async () => {
+    const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/ip-2`);
+    await expect(page.getByTestId('ip').textContent()).resolves.toBe('8.8.8.8');
+    await expect(page.getByText(expected.data.isp, { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('.skeleton').count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('shows IP, the accuracy sentence, cards and the map, with no lookup request', async () => {
     const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, geolocation: { latitude: 52.52, longitude: 13.405 }, permissions: ['geolocation'] });
     const page = await context.newPage();
-    const loaded = page.waitForResponse((r) => r.url().endsWith('/api/lookup') && r.request().method() === 'GET');
+    const requests: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/api/lookup')) requests.push(r.method()); });
     await page.goto(`${server.url}/ip-2`);
-    expect((await loaded).status()).toBe(200);
+    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+    expect(requests).toEqual([]);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe("What's My IP Address?");
     await page.getByTestId('ip').filter({ hasText: '8.8.8.8' }).waitFor();
     await expect(page.locator('[data-badge="vpn"]').isVisible()).resolves.toBe(true);
+    // One sentence in view; the accuracy badges one click away.
+    await expect(page.getByTestId('accuracy').textContent()).resolves.toMatch(/^Somewhere (within about|in) /);
+    await expect(page.locator('[data-badge="tier"]').isVisible()).resolves.toBe(false);
+    await page.getByText('How sure is this?').click();
     await expect(page.locator('[data-badge="tier"]').isVisible()).resolves.toBe(true);
     await expect(page.getByText(expected.data.isp, { exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { name: 'Device Info' }).isVisible()).resolves.toBe(true);
@@ -37,31 +56,31 @@ describe("/ip-2, What's My IP Address?", () => {
     await context.close();
   });
 
-  it("shows 'Connection Error' when the lookup fails, and 'Try Again' loads it", async () => {
+  it("shows 'Connection Error' on /ip-4 when the lookup fails, and 'Try Again' loads it", async () => {
     const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR });
     const page = await context.newPage();
     await page.route('**/api/lookup', (route) => route.abort());
-    await page.goto(`${server.url}/ip-2`);
+    await page.goto(`${server.url}/ip-4`);
     const dialog = page.getByRole('alertdialog', { name: 'Connection Error' });
     await dialog.waitFor();
     await page.unroute('**/api/lookup');
     await dialog.getByRole('button', { name: 'Try Again' }).click();
-    await page.getByTestId('ip').filter({ hasText: '8.8.8.8' }).waitFor();
+    await page.getByTestId('vpn-panel').waitFor();
     await context.close();
   });
 
-  it("shows 'Loading your location...' only while the lookup is in flight", async () => {
+  it("shows 'Loading your location...' on /ip-4 only while the lookup is in flight", async () => {
     const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR });
     const page = await context.newPage();
     let release!: () => void;
     const held = new Promise<void>((r) => { release = r; });
     await page.route('**/api/lookup', async (route) => { await held; await route.continue(); });
-    await page.goto(`${server.url}/ip-2`);
+    await page.goto(`${server.url}/ip-4`);
     await page.getByText('Loading your location...').waitFor();
     await expect(page.getByText('This may take a few seconds').isVisible()).resolves.toBe(true);
     release();
     await page.getByText('Loading your location...').waitFor({ state: 'detached' });
-    await page.getByTestId('ip').waitFor();
+    await page.getByTestId('vpn-panel').waitFor();
     await context.close();
   });
 });

@@ -48,9 +48,10 @@ export async function islandTexts() {
 }
 
 /** Texts of the islands, one page's headings, the VPN offers, and the detail cards' texts (with the VPN badge words). */
-export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4') {
+export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4' | 'lookup') {
   const [t, pageCopy, offers] = await Promise.all([islandTexts(), getEntry('lookupPages', page), getCollection('offers')]);
   if (!pageCopy) throw new Error(`content/site/lookup-pages.json lacks the entry for ${page}`);
-  const cardText = { ...t.cards, vpnDetected: t.badges.vpnDetected, noVpn: t.badges.noVpn };
+  const { vpnDetected, noVpn, torExit, privateRelay } = t.badges;
+  const cardText = { ...t.cards, vpnDetected, noVpn, torExit, privateRelay, privacy: t.privacy };
   return { text: t, page: pageCopy.data, offers: offers.map((o) => o.data), cardText };
 }

@@ -8,19 +8,27 @@
  * loads that file in a few milliseconds and compiles the CSV itself (about a second) when
  * the file is missing or was built from another version of the package.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
+import { compare6, forEachLine, SortedRanges, writeWords } from './sorted-ranges.ts';
 
 /** Where the compiled index lives, relative to the build directory. */
 export const ASN_INDEX_FILE = 'data/asn-index.bin';
 const MAGIC = 0x4e534121; // '!ASN', little-endian: a big-endian machine sees another value and recompiles
 const FORMAT = 1;
 const HEADER_WORDS = 8;
-const MASK32 = 0xffffffffn;
 const require = createRequire(import.meta.url);
 
-/** The CSV files and the data version they carry (the npm package version). */
-export function asnSourceFiles(): { v4: string; v6: string; version: string } {
+/**
+ * The CSV files and the data version they carry (the npm package version): the copy
+ * `npm run data:update` left in `freshDir` when there is one, else the installed package.
+ */
+export function asnSourceFiles(freshDir?: string): { v4: string; v6: string; version: string } {
+  if (freshDir && existsSync(path.join(freshDir, 'asn-ipv4-num.csv')) && existsSync(path.join(freshDir, 'package.json'))) {
+    const pkg = JSON.parse(readFileSync(path.join(freshDir, 'package.json'), 'utf8')) as { version: string };
+    return { v4: path.join(freshDir, 'asn-ipv4-num.csv'), v6: path.join(freshDir, 'asn-ipv6-num.csv'), version: pkg.version };
+  }
   const pkg = require('@ip-location-db/asn/package.json') as { version: string };
   return {
     v4: require.resolve('@ip-location-db/asn/asn-ipv4-num.csv'),
@@ -30,63 +38,19 @@ export function asnSourceFiles(): { v4: string; v6: string; version: string } {
 }
 
 /** Rows [0, v4Count) are IPv4 ranges, the rest IPv6; asn and org are indexed by row. */
-export class AsnIndex {
+export class AsnIndex extends SortedRanges {
   /** The data version (npm package version of `@ip-location-db/asn`). */
   readonly version: string;
   /** Each distinct organisation name once. */
   readonly orgs: readonly string[];
-  private readonly start4: Uint32Array;
-  private readonly end4: Uint32Array;
-  /** Four words per IPv6 row, high word first. */
-  private readonly start6: Uint32Array;
-  private readonly end6: Uint32Array;
   private readonly asns: Uint32Array;
   private readonly orgIds: Uint32Array;
-  /**
-   * Per first 16 bits of an address, the first row starting at or after that /16 (IPv4)
-   * or that first group (IPv6): bisection then covers only the rows of one bucket.
-   */
-  private readonly bucket4: Uint32Array;
-  private readonly bucket6: Uint32Array;
 
   constructor(version: string, ranges: readonly [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array], orgs: readonly string[]) {
+    super(ranges[0], ranges[1], ranges[2], ranges[3]);
     this.version = version;
-    [this.start4, this.end4, this.start6, this.end6, this.asns, this.orgIds] = ranges;
+    [, , , , this.asns, this.orgIds] = ranges;
     this.orgs = orgs;
-    this.bucket4 = buckets(this.start4, 1);
-    this.bucket6 = buckets(this.start6, 4);
-  }
-
-  get v4Count(): number { return this.start4.length; }
-  get v6Count(): number { return this.start6.length / 4; }
-
-  /** Row of the range holding an IPv4 address (unsigned 32-bit), or -1. */
-  find4(address: number): number {
-    const starts = this.start4;
-    const top = address >>> 16;
-    // The answer is the last row starting at or before the address: in this bucket, or
-    // the last row of an earlier one.
-    let lo = this.bucket4[top]!;
-    let hi = this.bucket4[top + 1]! - 1;
-    let found = lo - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid]! <= address) { found = mid; lo = mid + 1; } else hi = mid - 1;
-    }
-    return found >= 0 && this.end4[found]! >= address ? found : -1;
-  }
-
-  /** Row of the range holding an IPv6 address (four words, high first), or -1. */
-  find6(words: Uint32Array): number {
-    const top = words[0]! >>> 16;
-    let lo = this.bucket6[top]!;
-    let hi = this.bucket6[top + 1]! - 1;
-    let found = lo - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare6(this.start6, mid, words) <= 0) { found = mid; lo = mid + 1; } else hi = mid - 1;
-    }
-    return found >= 0 && compare6(this.end6, found, words) >= 0 ? this.v4Count + found : -1;
   }
 
   asn(row: number): number { return this.asns[row]!; }
@@ -189,17 +153,6 @@ function countLines(csv: string): number {
   return count;
 }
 
-function forEachLine(csv: string, visit: (line: string) => void): void {
-  let at = 0;
-  while (at < csv.length) {
-    let eol = csv.indexOf('\n', at);
-    if (eol === -1) eol = csv.length;
-    const line = csv.slice(at, csv.charCodeAt(eol - 1) === 13 ? eol - 1 : eol);
-    at = eol + 1;
-    if (line !== '') visit(line);
-  }
-}
-
 /** Calls back with each `start,end,asn,org` row; org unquoted (a "" inside quotes is one "). */
 function forEachRow(csv: string, visit: (start: string, end: string, asn: string, org: string) => void): void {
   forEachLine(csv, (line) => {
@@ -212,33 +165,4 @@ function forEachRow(csv: string, visit: (start: string, end: string, asn: string
     // The serialized form separates names with newlines.
     visit(line.slice(0, c1), line.slice(c1 + 1, c2), line.slice(c2 + 1, c3), org.replaceAll('\n', ' '));
   });
-}
-
-/** bucket[p] = the first row whose start's top 16 bits are p or more; bucket[65536] = rows. */
-function buckets(starts: Uint32Array, stride: number): Uint32Array {
-  const rows = starts.length / stride;
-  const bucket = new Uint32Array((1 << 16) + 1);
-  let row = 0;
-  for (let p = 0; p <= 1 << 16; p++) {
-    while (row < rows && starts[row * stride]! >>> 16 < p) row++;
-    bucket[p] = row;
-  }
-  return bucket;
-}
-
-function writeWords(target: Uint32Array, row: number, value: bigint): void {
-  for (let i = 3; i >= 0; i--) {
-    target[row * 4 + i] = Number(value & MASK32);
-    value >>= 32n;
-  }
-}
-
-/** Compares the IPv6 row's four words with an address: negative, zero or positive. */
-function compare6(words: Uint32Array, row: number, address: Uint32Array): number {
-  const o = row * 4;
-  for (let i = 0; i < 4; i++) {
-    const d = words[o + i]! - address[i]!;
-    if (d !== 0) return d;
-  }
-  return 0;
 }

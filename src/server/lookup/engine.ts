@@ -11,13 +11,15 @@ import { isIP } from 'node:net';
 import { accuracyFor, riskLevel, type Accuracy } from '../../lib/accuracy.ts';
 import { confidenceScore, distanceConsensus } from '../../lib/confidence.ts';
 import { formatIp, nat64Embedded, parseIp, reservedKind, type ParsedIp } from '../../lib/ip-address.ts';
-import { UNKNOWN, type GpsLocation, type IpInfo, type LookupRequest, type LookupResponse, type VpnResult, type WebrtcAddress } from '../../lib/record.ts';
+import { privacyOf, reservedPrivacy } from '../../lib/privacy.ts';
+import { UNKNOWN, type GpsLocation, type IpInfo, type LookupRequest, type LookupResponse, type Privacy, type VpnResult, type WebrtcAddress } from '../../lib/record.ts';
 import { judgeVpn } from '../../lib/vpn-score.ts';
 import { classifyWebrtc, webrtcLeaks, type Network } from '../../lib/webrtc-leak.ts';
 import { emptyPlace, type Place } from './city-source.ts';
 import { detectDevice } from './device.ts';
 import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
 import { OrgTraits } from './network-type.ts';
+import { toWords } from './sorted-ranges.ts';
 import { openSources, type SourceOptions, type Sources } from './sources.ts';
 
 export interface LookupContext {
@@ -34,9 +36,9 @@ export interface LookupContext {
 export interface Engine {
   /**
    * Sync. Throws InvalidIpError for anything net.isIP rejects (after trimming; `::ffff:` normalised first).
-   * `data` is new on every call; `data.vpn`, `device` and `sources_used` are shared and frozen.
-   * `data` depends on the address and on `clientInfo`, `browserLocation` and `webrtc` only,
-   * never on `headers` (they make `device`): the /json memo relies on this.
+   * `data` is new on every call; `device`, `sources_used` and a clean `data.vpn` are shared and frozen.
+   * `data` depends on the address, the privacy lists and `clientInfo`, `browserLocation` and
+   * `webrtc` only, never on `headers` (they make `device`): the /json memo relies on this.
    */
   lookup(ip: string, ctx?: LookupContext): LookupResponse;
   /**
@@ -46,6 +48,8 @@ export interface Engine {
    */
   sourcePlaces(ip: string): SourcePlace[];
   readonly sources: readonly string[];
+  /** Changes whenever a privacy list is loaded, replaced or dropped (answers memoized before then are stale). */
+  readonly dataGeneration: number;
 }
 
 /** One city source's answer: its name (as in `sources_used`), the city it names ('' for none) and coordinates. */
@@ -79,17 +83,9 @@ function validGps(gps: GpsLocation | null | undefined): GpsLocation | null {
   return ok ? gps : null;
 }
 
-function toWords(value: bigint, out: Uint32Array): Uint32Array {
-  out[0] = Number(value >> 96n);
-  out[1] = Number(BigInt.asUintN(32, value >> 64n));
-  out[2] = Number(BigInt.asUintN(32, value >> 32n));
-  out[3] = Number(BigInt.asUintN(32, value));
-  return out;
-}
-
 /** Builds an engine over already opened sources (tests open them selectively). */
 export function engineFrom(sources: Sources): Engine {
-  const { primary, second, asn } = sources;
+  const { primary, second, asn, lists } = sources;
   const traits = asn ? new OrgTraits(asn.orgs) : undefined;
   const names = [primary?.name, second?.name, asn && 'asn'];
   // sources_used for each combination of answering sources, shared and frozen.
@@ -145,10 +141,16 @@ export function engineFrom(sources: Sources): Engine {
     const org = orgId >= 0 ? asn!.orgs[orgId] || UNKNOWN : UNKNOWN;
     const networkType = orgId >= 0 ? traits!.networkType(asn!.asn(row), orgId) : 'other';
     const timezone = place?.timezone || UNKNOWN;
-    const vpn = judgeVpn({
-      networkType,
-      datacenterWord: orgId >= 0 && traits!.datacenterWord(orgId),
+    // Lists are asked for the address looked up (a NAT64 address's IPv4 one), as the databases are.
+    const privacy = privacyOf({
+      lists: lists ? lists.check(target, words) : {},
+      org,
       vpnBrand: orgId >= 0 && traits!.vpnBrand(orgId),
+      hostingNetwork: orgId >= 0 ? traits!.hostingBy(asn!.asn(row), orgId) : null,
+      networkData: !!asn,
+    });
+    const vpn = judgeVpn({
+      privacy,
       addressTimezone: timezone,
       browserTimezone: ctx.clientInfo?.timezone,
       webrtcLeak: !!webrtc && webrtcLeaks(webrtc).length > 0,
@@ -171,7 +173,7 @@ export function engineFrom(sources: Sources): Engine {
     });
     const data = buildRecord({
       address, parsed, place, latitude, longitude, timezone, org, asnOrg: org,
-      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN, networkType, vpn, accuracy, confidence, gps, consensusKm,
+      asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN, networkType, vpn, privacy, accuracy, confidence, gps, consensusKm,
       placeSource: place === null ? null : place === p ? primary!.name : second!.name, reserved: null,
     });
     const used = usedByMask[(p ? 1 : 0) | (s ? 2 : 0) | (row >= 0 ? 4 : 0)]!;
@@ -192,7 +194,12 @@ export function engineFrom(sources: Sources): Engine {
     return places;
   }
 
-  return { lookup, sourcePlaces, sources: usedByMask[7]! };
+  return {
+    lookup,
+    sourcePlaces,
+    sources: usedByMask[7]!,
+    get dataGeneration() { return lists?.generation ?? 0; },
+  };
 }
 
 /** The response with the classified WebRTC addresses, when the request carried candidates. */
@@ -215,6 +222,7 @@ interface RecordParts {
   asn: string;
   networkType: IpInfo['network_type'];
   vpn: VpnResult;
+  privacy: Privacy;
   accuracy: Accuracy;
   confidence: number;
   gps: GpsLocation | null;
@@ -247,6 +255,7 @@ function buildRecord(r: RecordParts): IpInfo {
     location_source: r.gps ? 'hybrid' : 'ip',
     vpn_detected: r.vpn.detected,
     vpn: r.vpn,
+    privacy: r.privacy,
     risk_level: riskLevel(r.vpn.detected, r.accuracy.tier),
     distance_consensus: r.consensusKm,
     place_source: r.placeSource,
@@ -259,7 +268,7 @@ function buildRecord(r: RecordParts): IpInfo {
 }
 
 /** The verdict for an address no database knows: no signal can fire. */
-const RESERVED_VPN = judgeVpn({ networkType: 'private', datacenterWord: false, vpnBrand: false, addressTimezone: UNKNOWN, browserTimezone: undefined, webrtcLeak: false });
+const RESERVED_VPN = judgeVpn({ privacy: reservedPrivacy('Reserved'), addressTimezone: UNKNOWN, browserTimezone: undefined, webrtcLeak: false });
 
 /** A special-purpose address: no database knows it; say what kind it is instead. */
 function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: GpsLocation | null, device: LookupResponse['device']): LookupResponse {
@@ -267,7 +276,7 @@ function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: 
   const confidence = confidenceScore({ gpsAccuracyM: gps?.accuracy, consensusKm: null, cityKnown: false, countryKnown: false, countriesDisagree: false });
   const data = buildRecord({
     address, parsed, place: null, latitude: gps ? gps.lat : 0, longitude: gps ? gps.lng : 0, timezone: UNKNOWN,
-    org: kind, asnOrg: UNKNOWN, asn: UNKNOWN, networkType: 'private', vpn: RESERVED_VPN, accuracy, confidence, gps, consensusKm: null,
+    org: kind, asnOrg: UNKNOWN, asn: UNKNOWN, networkType: 'private', vpn: RESERVED_VPN, privacy: reservedPrivacy(kind), accuracy, confidence, gps, consensusKm: null,
     placeSource: null, reserved: kind,
   });
   return { success: true, data, device, confidence, sources_used: [] };

@@ -67,6 +67,16 @@ export class OrgTraits {
     return BY_ASN.get(asn) ?? TYPES[(this.of(orgId) & 7) - 1]!;
   }
 
+  /**
+   * How the network is known to be a hosting one: 'asn' from the curated ASN list, 'name'
+   * from hosting words in its name (as network_type or the VPN score's keywords), else null.
+   */
+  hostingBy(asn: number, orgId: number): 'asn' | 'name' | null {
+    const type = this.networkType(asn, orgId);
+    if (type === 'datacenter' && BY_ASN.has(asn)) return 'asn';
+    return type === 'datacenter' || this.datacenterWord(orgId) ? 'name' : null;
+  }
+
   /** Whether the name holds one of the VPN score's datacenter keywords. */
   datacenterWord(orgId: number): boolean {
     return (this.of(orgId) & DATACENTER_WORD) !== 0;

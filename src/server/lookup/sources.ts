@@ -1,13 +1,16 @@
 /**
- * Opens the engine's data sources: the two city databases and the ASN index. Each one is
- * optional: a missing or broken file leaves its source out and is reported as a problem
- * (the engine logs it), and lookups carry on with fewer fields and lower confidence.
+ * Opens the engine's data sources: the two city databases, the ASN index and the privacy
+ * lists (privacy-lists.ts). Each one is optional: a missing or broken file leaves its
+ * source out and is reported as a problem (the engine logs it), and lookups carry on with
+ * fewer fields and lower confidence.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AsnIndex, ASN_INDEX_FILE, asnSourceFiles } from './asn-index.ts';
 import { CitySource, openMmdb, sourceNameOf } from './city-source.ts';
+import { PrivacyLists, type ListPaths } from './privacy-lists.ts';
 
 export interface Sources {
   /** DB-IP City Lite. */
@@ -15,6 +18,8 @@ export interface Sources {
   /** GeoLite2 City, or the operator's own City file. */
   second?: CitySource;
   asn?: AsnIndex;
+  /** Tor exits, Private Relay, VPN, proxy and hosting ranges (each list optional). */
+  lists?: PrivacyLists;
 }
 
 export interface SourceOptions {
@@ -26,9 +31,23 @@ export interface SourceOptions {
   asnIndex?: string;
   /** Build directory holding the compiled ASN index (default `$DIST_DIR` or `./dist`). */
   distDir?: string;
+  /** DATA_DIR: newer data packages that `npm run data:update` fetched are read from here first. */
+  dataDir?: string;
+  /** The privacy lists' paths; no lists (every list check unavailable) when absent. */
+  lists?: ListPaths;
+  /** How often the lists' files are polled for changes, ms (default 5000; 0: never). */
+  listPollMs?: number;
 }
 
 const require = createRequire(import.meta.url);
+
+/**
+ * The folder under a data directory where `npm run data:update` puts a newer copy of a
+ * data package ('asn' or '@ip-location-db/asn' → DATA_DIR/ip-location-db/asn).
+ */
+export function packageDir(dataDir: string, pkg: string): string {
+  return path.join(dataDir, 'ip-location-db', pkg.split('/').at(-1)!);
+}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -47,12 +66,15 @@ export async function openCitySource(name: string | undefined, v4Path: string, v
   return new CitySource(sourceName, readers[0], readers[1]);
 }
 
-function bundled(pkg: string, file: string): string {
-  return require.resolve(`@ip-location-db/${pkg}/${file}`);
+/** A data package's file: the fresher copy under DATA_DIR when data:update left one, else the installed one. */
+function bundled(pkg: string, file: string, dataDir: string | undefined): string {
+  const fresh = dataDir && path.join(packageDir(dataDir, pkg), file);
+  return fresh && existsSync(fresh) ? fresh : require.resolve(`@ip-location-db/${pkg}/${file}`);
 }
 
-async function openBundled(name: string, pkg: string, dir?: string): Promise<CitySource | Error> {
-  const file = (family: string) => (dir ? path.resolve(dir, `${name}-${family}.mmdb`) : bundled(pkg, `${name}-${family}.mmdb`));
+/** A city package's files: the operator's folder (DBIP_CITY_DIR) when set, else the fresher copy under DATA_DIR, else the installed one. */
+async function openBundled(name: string, pkg: string, dataDir: string | undefined, dir?: string): Promise<CitySource | Error> {
+  const file = (family: string) => (dir ? path.resolve(dir, `${name}-${family}.mmdb`) : bundled(pkg, `${name}-${family}.mmdb`, dataDir));
   try {
     return await openCitySource(name, file('ipv4'), file('ipv6'));
   } catch (error) {
@@ -62,20 +84,21 @@ async function openBundled(name: string, pkg: string, dir?: string): Promise<Cit
 
 /**
  * The compiled index from the build, or, when it is missing or stale, compiled from the CSV
- * now; or exactly the operator's `file`.
+ * now (the fresher package under DATA_DIR when data:update left one); or exactly the operator's `file`.
  */
-export async function openAsnIndex(distDir: string, file?: string): Promise<AsnIndex | Error> {
+export async function openAsnIndex(distDir: string, file?: string, dataDir?: string): Promise<AsnIndex | Error> {
   if (file) {
     const index = await readFile(file).then((bytes) => AsnIndex.load(bytes), (error: unknown) => new Error(message(error)));
     return index ?? new Error(`${file} is not a complete ASN index`);
   }
+  const freshDir = dataDir && packageDir(dataDir, 'asn');
   try {
     let expected: string | undefined;
-    try { expected = asnSourceFiles().version; } catch { /* package absent: trust the built file */ }
+    try { expected = asnSourceFiles(freshDir).version; } catch { /* package absent: trust the built file */ }
     const file = await readFile(path.join(distDir, ASN_INDEX_FILE)).catch(() => undefined);
     const built = file && AsnIndex.load(file);
     if (built && (expected === undefined || built.version === expected)) return built;
-    const files = asnSourceFiles();
+    const files = asnSourceFiles(freshDir);
     const [v4, v6] = await Promise.all([readFile(files.v4, 'utf8'), readFile(files.v6, 'utf8')]);
     return AsnIndex.compile(v4, v6, files.version);
   } catch (error) {
@@ -86,11 +109,12 @@ export async function openAsnIndex(distDir: string, file?: string): Promise<AsnI
 /** Opens every source; `problems` says which are missing and why, `states` each source's state in a few words. */
 export async function openSources(options: SourceOptions = {}): Promise<{ sources: Sources; problems: string[]; states: Array<[string, string]> }> {
   const distDir = path.resolve(options.distDir ?? (process.env.DIST_DIR || 'dist'));
-  const [primary, second, asn] = await Promise.all([
-    openBundled('dbip-city', 'dbip-city-mmdb', options.dbipCityDir),
+  const [primary, second, asn, lists] = await Promise.all([
+    openBundled('dbip-city', 'dbip-city-mmdb', options.dataDir, options.dbipCityDir),
     // The operator's file replaces GeoLite2 and is never silently swapped back for it.
-    options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb'),
-    openAsnIndex(distDir, options.asnIndex),
+    options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb', options.dataDir),
+    openAsnIndex(distDir, options.asnIndex, options.dataDir),
+    options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 }),
   ]);
   const problems: string[] = [];
   const states: Array<[string, string]> = [];
@@ -112,6 +136,7 @@ export async function openSources(options: SourceOptions = {}): Promise<{ source
       primary: keep('dbip-city', primary),
       second: keep(options.geoipCityDb ? `GEOIP_CITY_DB ${options.geoipCityDb}` : 'geolite2-city', second),
       asn: keep('asn', asn),
+      lists,
     },
     problems,
     states,

