@@ -18,6 +18,7 @@ describe('accuracySentence', () => {
     ['exactly 1 km apart is a disagreement', { accuracy_radius: 1000, distance_consensus: 1 }, 'Somewhere within about 1 km of London (our two databases disagree by 1 km)'],
     ['one database only: no clause', { accuracy_radius: 2000, distance_consensus: null, accuracy_tier: 'medium' }, 'Somewhere within about 2 km of London'],
     ['a GPS fix', { location_source: 'hybrid', accuracy_radius: 100, distance_consensus: null }, 'Within about 100 m of the marker, from your device\'s own location'],
+    ['a GPS fix: the databases\' disagreement says nothing about it', { location_source: 'hybrid', accuracy_radius: 12, distance_consensus: 1550 }, 'Within about 100 m of the marker, from your device\'s own location'],
     ['only a country', { city: 'Unknown', region: 'Unknown', accuracy_tier: 'region', accuracy_radius: 100_000, distance_consensus: null }, 'Somewhere in United Kingdom: we cannot narrow it to a town'],
     ['a region but no city', { city: 'Unknown', accuracy_tier: 'region', distance_consensus: null }, 'Somewhere in England: we cannot narrow it to a town'],
     ['nothing known', { city: 'Unknown', region: 'Unknown', country_name: 'Unknown', distance_consensus: null }, 'We cannot tell where this address is'],
@@ -36,7 +37,7 @@ describe('sayRadius', () => {
 
   it('never says less than the disagreement, whatever the radius', () => {
     for (const [radius, km] of [[100, 0.3], [10_000, 48], [5000, 5.0001], [1000, 999.9]] as const) {
-      const said = sayRadius(sentenceRadius({ accuracy_radius: radius, distance_consensus: km }));
+      const said = sayRadius(sentenceRadius({ accuracy_radius: radius, distance_consensus: km, location_source: 'ip' }));
       const saidKm = said.endsWith(' km') ? Number(said.slice(0, -3)) : Number(said.slice(0, -2)) / 1000;
       expect(saidKm).toBeGreaterThanOrEqual(km);
     }

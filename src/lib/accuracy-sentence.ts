@@ -47,9 +47,13 @@ export function sayRadius(metres: number): string {
   return `${Math.ceil(km / 50) * 50} km`;
 }
 
-/** The radius the sentence says, metres: the record's, or the disagreement when that is larger. */
-export function sentenceRadius(r: Pick<SentenceRecord, 'accuracy_radius' | 'distance_consensus'>): number {
-  const disagreement = r.distance_consensus === null ? 0 : r.distance_consensus * 1000;
+/**
+ * The radius the sentence says, metres: the record's, or the disagreement when that is
+ * larger. A GPS fix's radius is the device's own: where the databases put the address
+ * says nothing about it.
+ */
+export function sentenceRadius(r: Pick<SentenceRecord, 'accuracy_radius' | 'distance_consensus' | 'location_source'>): number {
+  const disagreement = r.distance_consensus === null || r.location_source === 'hybrid' ? 0 : r.distance_consensus * 1000;
   return Math.max(r.accuracy_radius, disagreement);
 }
 

@@ -40,8 +40,9 @@ export interface AppListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /**
    * Answers without a socket, as the listener would; `peer` is the socket address the
-   * request comes from (default 127.0.0.1). The page `/` renders only into node's
-   * response, so it answers 501 here: test it over a socket.
+   * request comes from (default 127.0.0.1). The pages rendered per request (`/`, `/ip-2`,
+   * `/lookup/{ip}`) render only into node's response, so they answer 501 here: test them
+   * over a socket.
    */
   request(path: string, init?: RequestInit): Promise<Response>;
 }
@@ -149,7 +150,7 @@ export function createApp(parts: AppParts): AppListener {
     } catch (error) {
       reply = failure(error, method, path);
     }
-    if (reply instanceof PageReply) return new Response('The page / renders only over a socket.\n', { status: 501 });
+    if (reply instanceof PageReply) return new Response(`The page ${path.split('?')[0]} renders only over a socket.\n`, { status: 501 });
     return toResponse(method, onWire(reply, forwardedProtoIsHttps(peer, headers, config.trustProxy)));
   }
 

@@ -42,7 +42,7 @@ describe('the map fits the accuracy circle', () => {
     const radius = await radiusOf(ip);
     const context = await browser.newContext({
       extraHTTPHeaders: { 'x-forwarded-for': ip }, permissions: ['geolocation'],
-      geolocation: { latitude: 48.858_37, longitude: 2.294_48, accuracy: 12 },
+      geolocation: { latitude: 48.858_37, longitude: 2.294_48, accuracy: 100 },
     });
     const page = await context.newPage();
     await page.goto(`${server.url}${path}`);
