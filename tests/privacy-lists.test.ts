@@ -2,7 +2,7 @@
  * The privacy lists end to end on the real databases: a Tor exit list, a Private Relay
  * CSV and a VPN list from files flag an address in the record and /json, a list that is
  * not there reads "not available", and a file that changes is reloaded without a restart
- * (the /json memo forgets what it knew).
+ * (the /json memo forgets what it knew), and /healthz's lines follow the files.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,5 +99,14 @@ describe('privacy flags from lists', () => {
     writeFileSync(paths.proxy, '91.108.4.0/22\n');
     await eventually(() => engine.dataGeneration > generation);
     expect(engine.lookup('91.108.4.1').data.privacy.proxy).toBe(true);
+  });
+
+  it("tells /healthz each list's ranges and date, and which checks are not available, as the files change", () => {
+    const states = Object.fromEntries(lists.states());
+    expect(states['tor list']).toMatch(/^ok \(1 ranges, file of \d{4}-\d\d-\d\d\)$/);
+    expect(states['vpn list']).toMatch(/^ok \(2 ranges, /);
+    expect(states['proxy list']).toMatch(/^ok \(1 ranges, /);
+    expect(states['relay list']).toBe(`not loaded (${paths.relay}): its check says "not available"`);
+    expect(states['hosting list']).toMatch(/^not loaded \(.*hosting\.txt\)/);
   });
 });

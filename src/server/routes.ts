@@ -65,7 +65,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
     analytics,
     health: new Health().register('analytics', () => analytics.health()).note(() => [
       `rate-limit: ${store ? store.state() : 'off'}`,
-      ...engine.dataStates.map(([name, state]) => `data ${name}: ${state}`),
+      ...engine.dataStates().map(([name, state]) => `data ${name}: ${state}`),
       `data city index: ${cityIndexState(cities)}`,
     ]),
     handlers: [

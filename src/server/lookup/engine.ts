@@ -284,11 +284,12 @@ function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: 
 
 /**
  * Opens the databases (DB-IP City, GeoLite2 City or `geoipCityDb`, the ASN index from
- * `distDir`) and returns the engine, with each source's state for /healthz. Never rejects
+ * `distDir`) and returns the engine, with each source's and list's state for /healthz. Never rejects
  * for a missing or broken database: that source is left out, said in one line on stderr.
  */
-export async function createEngine(options: SourceOptions = {}): Promise<Engine & { readonly dataStates: ReadonlyArray<[string, string]> }> {
+export async function createEngine(options: SourceOptions = {}): Promise<Engine & { dataStates(): Array<[string, string]> }> {
   const { sources, problems, states } = await openSources(options);
   if (problems.length > 0) console.warn(`lookup: ${problems.join('; ')}`);
-  return Object.assign(engineFrom(sources), { dataStates: states });
+  // The lists change while the process runs, so their lines are read at every call.
+  return Object.assign(engineFrom(sources), { dataStates: () => [...states, ...(sources.lists?.states() ?? [])] });
 }

@@ -83,6 +83,15 @@ export class PrivacyLists {
     return Object.fromEntries([...this.loaded].map(([kind, l]) => [kind, l.list.v4Count + l.list.v6Count]));
   }
 
+  /** Each list's state for /healthz: its ranges and file date, or why its check is not available. */
+  states(): Array<[string, string]> {
+    return (Object.keys(this.paths) as PrivacyFlag[]).map((kind) => {
+      const l = this.loaded.get(kind);
+      const state = l ? `ok (${l.list.v4Count + l.list.v6Count} ranges, file of ${l.updated})` : `not loaded (${this.paths[kind]}): its check says "not available"`;
+      return [`${kind} list`, state];
+    });
+  }
+
   /** Each loaded list's answer for an address; a list that is not loaded is absent. */
   check(parsed: ParsedIp, words: Uint32Array): Partial<Record<PrivacyFlag, ListCheck>> {
     const out: Partial<Record<PrivacyFlag, ListCheck>> = {};
