@@ -1,5 +1,6 @@
 /**
- * The VPN recommendation panel: urgency and headline from the visitor's record, the
+ * The VPN recommendation panel: urgency (its label, fixed by the spec, and why in plain
+ * words) and headline from the visitor's record, the
  * offers of the category that fits them, the first labelled RECOMMENDED. Affiliate
  * links are sponsored; an offer without one links the provider's own site. No prices or
  * ratings (they go stale and had no source); a dated claim names its source.
@@ -36,6 +37,7 @@ export default function VpnPanel({ initial, offers, text, level = 3 }: Props) {
     <section className={`vpn-panel urgency-${urgency}`} aria-labelledby="vpn-panel-title" data-testid="vpn-panel" data-category={category}>
       <p className={`badge tone-${URGENCY_TONE[urgency]}`}>{text.urgencyLabels[urgency]}</p>
       <Heading id="vpn-panel-title">{text.headlines[headline]}</Heading>
+      <p className="urgency-reason">{text.urgencyReasons[headline]}</p>
       <p>{text.categoryIntros[category]}</p>
       <ul className="offers">
         {shown.map((o) => (

@@ -52,6 +52,18 @@ describe('the panel copy in content', () => {
     expect(entry!.vpnPanel.recommended).toBe('RECOMMENDED');
   });
 
+  it.each([
+    [rec(true, 'high'), 'Low'],
+    [rec(false, 'high'), 'High'],
+    [rec(false, 'medium'), 'Medium'],
+    [rec(false, 'low'), 'Low'],
+  ] as const)('keeps the urgency label for %j and says why beside it, starting with its level (%s)', async (record, level) => {
+    const [entry] = (await import('../../content/site/lookup-text.json')).default;
+    const { urgency, headline } = panelUrgency(record);
+    expect(entry!.vpnPanel.urgencyLabels[urgency]).toBe(`${level} urgency`);
+    expect(entry!.vpnPanel.urgencyReasons[headline]).toMatch(new RegExp(`^${level}, because `));
+  });
+
   it('has two offers in each category, so every category shows a recommended one and an alternative', async () => {
     const offers = (await import('../../content/site/offers.json')).default as Array<{ category: 'security' | 'streaming' | 'privacy'; order: number }>;
     for (const category of ['security', 'streaming', 'privacy'] as const) {

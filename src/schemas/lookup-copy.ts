@@ -121,6 +121,8 @@ export const lookupTextSchema = z.strictObject({
   vpnPanel: z.strictObject({
     headlines: z.strictObject({ vpnDetected: text('VPN detected'), highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise') }),
     urgencyLabels: z.strictObject({ low: text('Low urgency'), medium: text('Medium urgency'), high: text('High urgency') }),
+    urgencyReasons: z.strictObject({ vpnDetected: text('Why, when a VPN is detected'), highRisk: text('Why, when the risk is high'), moderateRisk: text('Why, when the risk is medium'), protect: text('Why, otherwise') })
+      .describe('The urgency in plain words, shown beside its label (the spec fixes the labels), by headline'),
     categoryIntros: z.strictObject({ security: text('Intro of security offers'), streaming: text('Intro of streaming offers'), privacy: text('Intro of privacy offers') }),
     recommended: text('Label of the first offer of the category'),
     visit: template("Link text to the provider's site, {name}"), source: text("Label before a dated claim's source and its date"),

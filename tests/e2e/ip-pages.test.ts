@@ -95,6 +95,10 @@ describe('/ip-4, privacy protection recommendations', () => {
     const headline = await panel.getByRole('heading', { level: 2 }).textContent();
     const titles: Record<string, string> = { low: 'Protect Your Privacy', medium: 'Moderate Privacy Risk', high: 'High Risk Location Detected' };
     expect(headline).toBe(expected.data.vpn_detected ? 'VPN Detected - Upgrade Your Protection' : titles[expected.data.risk_level]);
+    // The urgency label says why in plain words beside it.
+    const urgency = await panel.locator('.badge').first().textContent();
+    const why = await panel.locator('.urgency-reason').textContent();
+    expect(why?.split(',')[0]).toBe(urgency?.replace(' urgency', ''));
     await expect(panel.getByText('RECOMMENDED').count()).resolves.toBe(1);
     // No prices or ratings (they went stale unsourced); each offer links its provider's own site
     // (no affiliate links are configured, so none is marked sponsored and the panel says so).
