@@ -193,6 +193,8 @@ export const accuracyCopySchema = z.strictObject({
   }),
   rows: z.record(z.string(), text('Label of a row of figures')).describe("Row labels by the figures' row id"),
   noRadius: text('Cell text for a source that states no radius'),
+  summary: template("The figures in plain words, from the row of what we show: {median} {p90} {inside} {country}"),
+  chartCaption: text('Caption of the chart of median errors by source'),
   selfReported: z.strictObject({
     heading: text("Heading of visitors' self-reported accuracy (their corrections, last 30 days)"),
     intro: text('What a correction keeps, and why the figures lean towards larger errors'),

@@ -1,5 +1,6 @@
 /**
- * /trust in a real browser: the accuracy tables show the figures of content/site/accuracy.json
+ * /trust in a real browser: the accuracy figures lead the page in a sentence and a chart;
+ * the tables show the figures of content/site/accuracy.json
  * (written by `npm run bench:accuracy`; tests/accuracy-bench.test.ts checks it is the bench's
  * output), each in its row and column, with the date and the number of probes; beside them,
  * visitors' own corrections, labelled as self-reported, as the analytics store computed them.
@@ -14,7 +15,7 @@ import { AS_VISITOR, launchBrowser, startServer, type RunningServer } from './ha
 
 const [figures] = JSON.parse(readFileSync('content/site/accuracy.json', 'utf8')) as AccuracyFigures[];
 const copy = JSON.parse(readFileSync('content/site/accuracy-copy.json', 'utf8'))[0] as {
-  rows: Record<string, string>; cells: Record<string, string>; noRadius: string; cellsCaption: string;
+  rows: Record<string, string>; cells: Record<string, string>; noRadius: string; cellsCaption: string; chartCaption: string;
   selfReported: { heading: string; none: string; unavailable: string };
 };
 
@@ -35,6 +36,19 @@ async function tableRows(name: string | RegExp): Promise<string[][]> {
 }
 
 describe('the accuracy figures on /trust', () => {
+  it('lead the page for visitors: a sentence of what we show, then a chart of each source\'s median error', async () => {
+    const shown = figures!.rows.find((r) => r.id === 'shown')!;
+    const h2s = await page.getByRole('heading', { level: 2 }).allTextContents();
+    expect(h2s[0]).toBe('How close is the location we show?');
+    const sentence = await page.locator('.summary').textContent();
+    expect(sentence).toContain(`within ${formatKm(shown.medianErrorKm)} of where the device really was`);
+    expect(sentence).toContain(`nine in ten within ${formatKm(shown.p90ErrorKm)}`);
+    expect(sentence).toContain(`for ${formatShare(shown.insideRadius!)} of them`);
+    const chart = page.getByRole('figure', { name: copy.chartCaption });
+    const bars = await chart.locator('li').evaluateAll((lis) => lis.map((li) => [li.querySelector('.label')?.textContent, li.querySelector('.value')?.textContent]));
+    expect(bars).toEqual(figures!.rows.map((r) => [copy.rows[r.id], formatKm(r.medianErrorKm)]));
+  });
+
   it('say when, on how many RIPE Atlas probes and with which command they were measured', async () => {
     const [year, month, day] = figures!.measuredOn.split('-').map(Number);
     const date = new Date(Date.UTC(year!, month! - 1, day!)).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
