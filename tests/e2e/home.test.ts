@@ -188,11 +188,15 @@ describe('precise location', () => {
     await context.close();
   });
 
-  it('gives a short message, not a spinner, when permission is denied', async () => {
+  it('gives a short message, not a spinner, when permission is denied, and the GPS button stays in line with Refresh', async () => {
     const { context, page } = await visit();
-    await page.getByRole('button', { name: 'Enable Precise GPS Location' }).click();
+    const gps = page.getByRole('button', { name: 'Enable Precise GPS Location' });
+    const before = await gps.boundingBox();
+    expect(before!.y).toBe((await page.getByRole('button', { name: 'Refresh Data' }).boundingBox())!.y);
+    await gps.click();
     await page.getByText('Location permission was denied.').waitFor();
     await expect(page.locator('[data-badge="gps"]').count()).resolves.toBe(0);
+    expect(await gps.boundingBox()).toEqual(before);
     await context.close();
   });
 });

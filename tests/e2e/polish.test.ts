@@ -2,7 +2,8 @@
  * The finish a visitor notices, over the built site in Chromium: at 390 px no page of the
  * sitemap is wider than the screen (wide tables scroll in their own box), the footer's
  * credits read with their spaces, the navigation marks the current page everywhere, and
- * the home page without JavaScript says why Refresh and Export are off.
+ * the home page without JavaScript says why Refresh and Export are off, and /ip-2 without
+ * it shows the server's answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -98,5 +99,15 @@ describe('without JavaScript', () => {
     expect(buttons).toBeGreaterThan(0);
     expect(note).toBeGreaterThan(buttons);
     expect(html.slice(note, html.indexOf('</noscript>', note))).toContain('Refresh and Export need JavaScript');
+  });
+
+  it("shows the server's answer on /ip-2, not skeletons that wait for a script", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/ip-2`);
+    const main = await page.locator('main').innerText();
+    for (const shown of ['8.8.8.8', 'Mountain View, California, United States', 'Google LLC', 'AS15169']) expect(main).toContain(shown);
+    await expect(page.locator('main .skeleton:visible').count()).resolves.toBe(0);
+    await context.close();
   });
 });
