@@ -11,9 +11,10 @@
 // so the rate limit counts every request as it would in production, none of them past it.
 // SOAK_SECONDS (default 300), SOAK_WARMUP_SECONDS (30), WEB_CONCURRENCY (1).
 import { execFileSync, execSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
 import { publicAddresses } from './seeded-random.mjs';
 import { rssMb, wrk } from './wrk.mjs';
 
@@ -24,23 +25,33 @@ if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'in
 const addresses = await publicAddresses(0x5eed);
 const BROWSER = { Accept: 'text/html,application/xhtml+xml', 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36' };
 
+/** City searches as visitors type them: the first 3 to 6 letters of well-known places. */
+const PLACES = ['london', 'paris', 'berlin', 'munich', 'münchen', 'new york', 'san francisco', 'sao paulo', 'zurich', 'tokyo', 'lisboa', 'köln', 'madrid', 'toronto', 'sydney', 'mumbai', 'cairo', 'lagos', 'seoul', 'mexico'];
+const searches = addresses.map((ip, i) => {
+  const place = PLACES[i % PLACES.length];
+  return [`/api/cities?q=${encodeURIComponent(place.slice(0, 3 + (i % 4)))}`, ip];
+});
+
 /**
  * The mixed load, one row per route: its requests ([path, client address]), connections
- * and headers. Add a route here (city search from issue 11, analytics from issue 12 when
- * they land: e.g. `/api/cities?q=...` with a list of queries) and it is driven, timed and
- * checked like the others.
+ * and headers. Add a route here and it is driven, timed and checked like the others. A
+ * browser's /api/lookup is recorded for analytics (a row written per request, in a
+ * temporary DATA_DIR), so the write-behind queue and the SQLite file soak too.
  */
 const ROUTES = [
   { name: '/ (HTML page)', connections: 4, headers: BROWSER, requests: addresses.map((ip) => ['/', ip]) },
-  { name: '/json, 10k addresses', connections: 12, requests: addresses.map((ip) => [`/json?ip=${ip}`, ip]) },
-  { name: '/ip', connections: 12, requests: addresses.map((ip) => ['/ip', ip]) },
+  { name: '/json, 10k addresses', connections: 10, requests: addresses.map((ip) => [`/json?ip=${ip}`, ip]) },
+  { name: '/ip', connections: 10, requests: addresses.map((ip) => ['/ip', ip]) },
+  { name: '/api/lookup, browser (recorded)', connections: 4, headers: { ...BROWSER, Accept: 'application/json' }, requests: addresses.map((ip) => ['/api/lookup', ip]) },
+  { name: '/api/cities, typed prefixes', connections: 4, headers: BROWSER, requests: searches },
 ];
 
 const hasTaskset = (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 const PIN = hasTaskset && os.availableParallelism() >= 2 && WORKERS === '1';
 const port = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
 const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, 'src/server/main.ts']] : [process.execPath, ['src/server/main.ts']];
-const server = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'soak-'));
+const server = spawn(cmd, argv, { env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve, reject) => {
   server.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });
   server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -69,6 +80,8 @@ const results = await runAll(SECONDS);
 clearInterval(sampler);
 const rssAtEnd = serverRss();
 server.kill('SIGTERM');
+await new Promise((resolve) => server.once('exit', resolve));
+rmSync(dataDir, { recursive: true, force: true });
 
 const table = ROUTES.map((route, i) => ({
   route: route.name,
