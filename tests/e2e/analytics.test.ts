@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** Seeded visitors: two from one British /24, one from an IPv6 /48 the databases place in Canada. */
@@ -34,7 +34,7 @@ async function open(base: string, options: BrowserContextOptions = {}) {
   const asked: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/api/analytics')) asked.push(new URL(r.url()).search); });
   await page.goto(`${base}/`);
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  await hydrated(page);
   return { context, page, asked };
 }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { builtSitemapPaths, hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -31,6 +31,7 @@ it.each([...builtSitemapPaths(), '/lookup/1.1.1.1', '/this-page-does-not-exist']
     await page.goto(server.url + path, { waitUntil: 'load' });
     if (path === '/') {
       // The accuracy badges opened, and the VPN panel shown.
+      await hydrated(page);
       await page.getByText('How sure is this?').click();
       await page.getByRole('tab', { name: 'VPN' }).click();
     }

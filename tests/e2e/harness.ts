@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
 
 export interface RunningServer {
@@ -86,6 +86,14 @@ export function launchBrowser(): Promise<Browser> {
       // WebRTC host candidates as addresses, not mDNS names: no multicast announcements on the LAN.
       '--disable-features=WebRtcHideLocalIpsWithMdns'],
   });
+}
+
+/**
+ * Waits until every island on the page has hydrated (Astro drops the `ssr` attribute then):
+ * a click on a tab or button before that is lost, which a loaded machine makes likely.
+ */
+export function hydrated(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
 }
 
 /** Every URL the sitemap lists, rewritten onto the test server's origin. */

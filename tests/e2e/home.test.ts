@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import type { LookupResponse } from '../../src/lib/record.ts';
-import { AS_VISITOR, VISITOR, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
+import { AS_VISITOR, hydrated, launchBrowser, startServer, VISITOR, visitorRecord, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -40,10 +40,6 @@ async function visit(options: BrowserContextOptions = {}, beforeLoad?: (page: Pa
   return { context, page };
 }
 
-/** Waits until every island has hydrated (Astro drops the `ssr` attribute then). */
-function hydrated(page: Page) {
-  return page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
-}
 
 describe('the first response', () => {
   it('carries the IP, place, badges and network in the HTML before any script runs', async () => {
@@ -265,6 +261,8 @@ describe('tabs and map', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
+    // A click on the tab before its island hydrates does nothing (CI, under load, lost it).
+    await hydrated(page);
     await page.getByRole('tab', { name: 'Map' }).click();
     await page.getByText(/Loopback address: there is no place to show on a map/).waitFor();
     await expect(page.locator('.leaflet-container').count()).resolves.toBe(0);

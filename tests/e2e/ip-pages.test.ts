@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 const AS_VISITOR = { 'x-forwarded-for': '8.8.8.8' };
 let server: RunningServer;
@@ -35,7 +35,7 @@ describe("/ip-2, What's My IP Address?", () => {
     const requests: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/api/lookup')) requests.push(r.method()); });
     await page.goto(`${server.url}/ip-2`);
-    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+    await hydrated(page);
     expect(requests).toEqual([]);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe("What's My IP Address?");
     await page.getByTestId('ip').filter({ hasText: '8.8.8.8' }).waitFor();

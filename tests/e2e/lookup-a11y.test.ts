@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -22,6 +22,7 @@ it('finds no violations on /, each tab opened, nor on /ip-2, /ip-4 and the error
   const page = await context.newPage();
   const failures: string[] = [];
   await page.goto(`${server.url}/`, { waitUntil: 'load' });
+  await hydrated(page);
   for (const name of ['Overview', 'VPN', 'Map']) {
     await page.getByRole('tab', { name }).click();
     if (name === 'Map') await page.locator('.leaflet-marker-icon').waitFor();

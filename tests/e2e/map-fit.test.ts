@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LookupResponseSchema } from '../../src/lib/record.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -46,7 +46,7 @@ describe('the map fits the accuracy circle', () => {
     });
     const page = await context.newPage();
     await page.goto(`${server.url}${path}`);
-    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+    await hydrated(page);
     if (path === '/') await page.getByRole('tab', { name: 'Map' }).click();
     else await page.getByTestId('map').scrollIntoViewIfNeeded();
     const before = await framed(page);

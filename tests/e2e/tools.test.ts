@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
 import { freeUdpPort, startStunRelay } from './stun-relay.ts';
 
 let server: RunningServer;
@@ -20,7 +20,7 @@ async function open(base: string, path: string): Promise<{ page: Page; csp: stri
   page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) csp.push(m.text()); });
   page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
   await page.goto(base + path);
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  await hydrated(page);
   return { page, csp, scripts };
 }
 
@@ -160,7 +160,7 @@ describe('/ip-3 WebRTC leak test', () => {
 describe('/ip-3 IPv4/IPv6 check', () => {
   it('is not there at all when no echo URL is configured (no operator message for visitors)', async () => {
     const { page } = await open(server.url, '/ip-3');
-    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+    await hydrated(page);
     await page.waitForLoadState('networkidle');
     await expect(page.getByRole('heading', { name: 'IPv4 and IPv6 check' }).count()).resolves.toBe(0);
     await expect(page.getByText('configured', { exact: false }).count()).resolves.toBe(0);

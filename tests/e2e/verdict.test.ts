@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { IpInfoSchema } from '../../src/lib/record.ts';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 const TOR_EXIT = '185.220.101.1';
 let server: RunningServer;
@@ -30,7 +30,7 @@ async function visit(ip: string, timezoneId?: string) {
   const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip }, timezoneId });
   const page = await context.newPage();
   await page.goto(`${server.url}/`);
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  await hydrated(page);
   return { context, page };
 }
 

@@ -8,7 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { AS_VISITOR, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
+import { AS_VISITOR, hydrated, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -30,10 +30,6 @@ async function visit(path = '/', options: BrowserContextOptions = {}) {
   await page.goto(`${server.url}${path}`);
   if (options.javaScriptEnabled !== false) await hydrated(page);
   return { context, page };
-}
-
-function hydrated(page: Page) {
-  return page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
 }
 
 /** Presses Tab until the focused element has this accessible text (at most 8 times). */
