@@ -4,12 +4,13 @@
  * first; a query under 3 characters after trimming gives no results. Bad parameters are
  * 400s in the API's error shape; any text at all (emoji, control characters, 10 kB) is
  * either searched or refused with a 400, never a 5xx (tests/cities-api.test.ts). Results
- * do not depend on the caller, so CDNs may keep them for an hour, and the last 4,096
- * answers are kept here too (bench/cities.mjs measures the search with and without them).
+ * do not depend on the caller, so the visitor's browser may keep them for an hour, and the
+ * last 4,096 answers asked more than once are kept here too (bench/cities.mjs measures the
+ * search with and without them).
  */
 import {
   CITY_CONFIDENCE, CITY_LIMIT_DEFAULT, CITY_LIMIT_MAX, CITY_QUERY_MAX, CITY_QUERY_MIN, UNKNOWN_REGION,
-  queryLength, type CityCandidate, type CitySearchResponse,
+  queryLength,
 } from '../lib/city-search.ts';
 import { jsonError, jsonText, methodNotAllowed, type AppResponse, type Handler } from './http.ts';
 import { BoundedMap } from './bounded-map.ts';
@@ -28,19 +29,6 @@ const MEMO_SIZE = 4096;
 const HEADERS = { 'cache-control': 'private, max-age=3600' };
 const bad = (code: string, message: string): AppResponse => jsonError(400, code, message);
 
-function candidate(m: CityMatch): CityCandidate {
-  return {
-    city: m.name,
-    region: m.region || UNKNOWN_REGION,
-    country: countryName(m.countryCode),
-    country_code: m.countryCode,
-    latitude: m.latitude,
-    longitude: m.longitude,
-    confidence: CITY_CONFIDENCE,
-    population: m.population,
-  };
-}
-
 /** The query and limit, or the 400 that says what is wrong with them. */
 function readParams(query: URLSearchParams): { q: string; limit: number } | AppResponse {
   const qs = query.getAll('q');
@@ -58,11 +46,34 @@ function readParams(query: URLSearchParams): { q: string; limit: number } | AppR
   return { q, limit };
 }
 
-const body = (q: string, results: CityCandidate[]) => JSON.stringify({ query: q, count: results.length, results } satisfies CitySearchResponse) + '\n';
+/** A place as a candidate in the answer's JSON (CityCandidate, its fields in order). */
+function candidateJson(m: CityMatch): string {
+  return `{"city":${JSON.stringify(m.name)},"region":${JSON.stringify(m.region || UNKNOWN_REGION)},`
+    + `"country":${JSON.stringify(countryName(m.countryCode))},"country_code":${JSON.stringify(m.countryCode)},`
+    + `"latitude":${m.latitude},"longitude":${m.longitude},"confidence":${CITY_CONFIDENCE},"population":${m.population}}`;
+}
+
+/**
+ * The answer's JSON (CitySearchResponse), written from each place's JSON, which is kept
+ * per place: the same bytes as JSON.stringify of the candidates (tests/cities-api.test.ts
+ * holds them to it), without building and serializing two objects per place for every
+ * answer the memo does not keep. join() writes one flat string, not a rope of pieces.
+ */
+function body(q: string, matches: readonly CityMatch[], places: Map<number, string>): string {
+  const results = matches.map((m) => {
+    let json = places.get(m.id);
+    if (json === undefined) places.set(m.id, (json = candidateJson(m)));
+    return json;
+  });
+  return [`{"query":${JSON.stringify(q)},"count":${matches.length},"results":[`, results.join(','), ']}\n'].join('');
+}
 
 /** Creates the handler over an index that may still be loading (the first requests wait for it). */
 export function createCitiesApi(cities: CityIndexHandle): Handler {
   const memo = new BoundedMap<string, string>(MEMO_SIZE);
+  const seen = new BoundedMap<string, true>(MEMO_SIZE);
+  // At most one entry per place of the index (135k, about 13 MB if every place were asked for).
+  const places = new Map<number, string>();
 
   function answer(index: CityIndex | Error, q: string, limit: number): AppResponse {
     if (index instanceof Error) {
@@ -70,7 +81,14 @@ export function createCitiesApi(cities: CityIndexHandle): Handler {
     }
     const key = `${limit} ${q}`;
     let text = memo.get(key);
-    if (text === undefined) memo.set(key, (text = body(q, index.search(q, limit).map(candidate))));
+    if (text === undefined) {
+      text = body(q, index.search(q, limit), places);
+      // An answer is kept from its second asking: queries asked once (most of a spread of
+      // distinct ones) do not push out those typed again and again, nor keep the garbage
+      // collector busy with answers nobody asks for again.
+      if (seen.get(key)) memo.set(key, text);
+      else seen.set(key, true);
+    }
     return jsonText(200, text, HEADERS);
   }
 
@@ -81,7 +99,7 @@ export function createCitiesApi(cities: CityIndexHandle): Handler {
     }
     const params = readParams(req.query);
     if (!('q' in params)) return params;
-    if (queryLength(params.q) < CITY_QUERY_MIN) return jsonText(200, body(params.q, []), HEADERS);
+    if (queryLength(params.q) < CITY_QUERY_MIN) return jsonText(200, body(params.q, [], places), HEADERS);
     const index = cities.current();
     return index ? answer(index, params.q, params.limit) : cities.ready.then((ready) => answer(ready, params.q, params.limit));
   };

@@ -41,6 +41,8 @@ export interface CityIndexData {
 
 /** A place the search found, before it is worded for the API. */
 export interface CityMatch {
+  /** The place's row in the index's table: the same place has the same id while the index lives. */
+  id: number;
   name: string;
   /** '' when GeoNames names no region. */
   region: string;
@@ -128,6 +130,20 @@ export class CityIndex {
     return lo;
   }
 
+  /** First key after `from` that does not start with `query` (those that do follow each other from `from`). */
+  private endOfPrefix(query: string, from: number): number {
+    const { keys, keyStart } = this.data;
+    let lo = from;
+    let hi = this.data.keyCity.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = keyStart[mid]!;
+      if (keyStart[mid + 1]! - start >= query.length && keys.startsWith(query, start)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** The best `limit` places for an already folded query (see foldName), best first. */
   searchFolded(query: string, limit: number): CityMatch[] {
     const { keys, keyStart, keyCity, keyRank, keyFlags } = this.data;
@@ -135,12 +151,14 @@ export class CityIndex {
     const topScore = this.topScore;
     const max = Math.min(limit, topCity.length);
     const q = query.length;
-    const total = keyCity.length;
+    const first = this.lowerBound(query);
+    // Both ends of the run of keys that start with the query by binary search, so the scan
+    // of a short query's thousands of keys compares no text.
+    const end = this.endOfPrefix(query, first);
     let size = 0;
-    for (let i = this.lowerBound(query); i < total; i++) {
+    for (let i = first; i < end; i++) {
       const start = keyStart[i]!;
       const keyLength = keyStart[i + 1]! - start;
-      if (keyLength < q || !keys.startsWith(query, start)) break;
       let score = keyRank[i]!;
       if (keyLength === q || keys.charCodeAt(start + q) === 32) {
         score += WHOLE_WORD;
@@ -180,6 +198,7 @@ export class CityIndex {
   private match(i: number, score: number): CityMatch {
     const t = this.data.table;
     return {
+      id: i,
       name: t.names.slice(t.nameStart[i], t.nameStart[i + 1]),
       region: t.regions[t.region[i]!]!,
       countryCode: t.countries[t.country[i]!]!,
