@@ -108,6 +108,9 @@ describe('without JavaScript', () => {
     const main = await page.locator('main').innerText();
     for (const shown of ['8.8.8.8', 'Mountain View, California, United States', 'Google LLC', 'AS15169']) expect(main).toContain(shown);
     await expect(page.locator('main .skeleton:visible').count()).resolves.toBe(0);
+    // The verification card renders from the same record: with JavaScript it never asks for
+    // a lookup of its own, even when it hydrates before the islands that seed the store.
+    await expect(page.getByTestId('verification-place').textContent()).resolves.toBe('Mountain View, California, United States');
     await context.close();
   });
 });
