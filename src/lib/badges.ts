@@ -61,5 +61,6 @@ export function verdictKey(r: Pick<IpInfo, 'vpn_detected' | 'privacy'>): Verdict
  */
 export function formatAccuracyRadius(metres: number | null | undefined): string {
   const m = metres !== null && metres !== undefined && Number.isFinite(metres) && metres > 0 ? metres : UNKNOWN_RADIUS_M;
-  return m < 1000 ? `${Math.round(m)} m` : `${Math.round(m / 1000).toLocaleString('en-US')} km`;
+  // Compared once rounded: 999.7 m reads '1 km', not '1000 m'.
+  return Math.round(m) < 1000 ? `${Math.round(m)} m` : `${Math.round(m / 1000).toLocaleString('en-US')} km`;
 }

@@ -46,6 +46,17 @@ describe('privacyOf: reasons say which list or name, or that the check was not a
     ['Hosting by name', { org: 'Example Hosting Ltd', hostingNetwork: 'name' }, 'hosting', "The network's name, Example Hosting Ltd, says hosting or cloud."],
     ['Hosting, clean, list missing', { lists: {} }, 'hosting', 'Deutsche Telekom AG is not a hosting or cloud network by its AS number or name (no list of hosting ranges is loaded).'],
     ['Hosting, nothing loaded', { lists: {}, networkData: false }, 'hosting', 'Hosting check not available: neither the network data nor a list of hosting ranges is loaded.'],
+    ['VPN, listed without a name', { lists: { ...allLoaded, vpn: hit() } }, 'vpn', 'In the list of VPN ranges (updated 2026-11-23).'],
+    ['VPN, clean, no network data', { networkData: false }, 'vpn', 'Not in the list of VPN ranges (updated 2026-11-23), and the network is unknown.'],
+    ['VPN, list missing, no network data', { lists: {}, networkData: false }, 'vpn', 'VPN range check not available: no list of VPN ranges is loaded; the network is unknown.'],
+    ['Hosting, listed with a name', { lists: { ...allLoaded, hosting: hit('Example Cloud') } }, 'hosting', 'In the list of hosting ranges as Example Cloud (updated 2026-11-23).'],
+    ['Hosting, listed without a name', { lists: { ...allLoaded, hosting: hit() } }, 'hosting', 'In the list of hosting ranges (updated 2026-11-23).'],
+    ['Hosting, clean, no network data', { networkData: false }, 'hosting', 'Not in the list of hosting ranges (updated 2026-11-23), and the network is unknown.'],
+    // An address no ASN range holds has the name 'Unknown': the reason says "the network", not "Unknown".
+    ['Hosting, clean, network without a name', { org: 'Unknown' }, 'hosting', 'Not in the list of hosting ranges (updated 2026-11-23), and the network is not a hosting or cloud network by its AS number or name.'],
+    ['VPN, clean, network without a name', { org: 'Unknown' }, 'vpn', "Not in the list of VPN ranges (updated 2026-11-23), and the network has no name to compare with VPN providers'."],
+    ['Hosting by ASN, network without a name', { org: 'Unknown', hostingNetwork: 'asn' }, 'hosting', 'The network is a hosting, cloud or relay network (by its AS number).'],
+    ['Hosting, clean, network without a name, list missing', { lists: {}, org: 'Unknown' }, 'hosting', 'The network is not a hosting or cloud network by its AS number or name (no list of hosting ranges is loaded).'],
   ])('%s', (_, evidence, flag, reason) => {
     expect(privacyOf({ ...home, ...evidence }).reasons[flag]).toBe(reason);
   });

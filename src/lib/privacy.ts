@@ -53,6 +53,7 @@ const RELAY_SERVICE = 'iCloud Private Relay';
 
 const since = (check: ListCheck) => `updated ${check.updated}`;
 const network = (org: string) => (org === UNKNOWN ? 'the network' : org);
+const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
 
 function torReason(check: ListCheck | undefined): string {
   if (!check) return 'Tor check not available: the list of Tor exits is not loaded.';
@@ -71,7 +72,8 @@ function relayReason(check: ListCheck | undefined): string {
 function vpnReason(check: ListCheck | undefined, e: PrivacyEvidence): string {
   if (check?.listed) return `In the list of VPN ranges${check.service ? ` as ${check.service}` : ''} (${since(check)}).`;
   if (e.vpnBrand) return `The network's name, ${e.org}, is a VPN provider's.`;
-  const name = e.networkData ? `the network's name (${network(e.org)}) is no VPN provider's` : 'the network is unknown';
+  const name = !e.networkData ? 'the network is unknown'
+    : e.org === UNKNOWN ? "the network has no name to compare with VPN providers'" : `the network's name (${e.org}) is no VPN provider's`;
   return check
     ? `Not in the list of VPN ranges (${since(check)}), and ${name}.`
     : `VPN range check not available: no list of VPN ranges is loaded; ${name}.`;
@@ -84,11 +86,11 @@ function proxyReason(check: ListCheck | undefined): string {
 
 function hostingReason(check: ListCheck | undefined, e: PrivacyEvidence): string {
   if (check?.listed) return `In the list of hosting ranges${check.service ? ` as ${check.service}` : ''} (${since(check)}).`;
-  if (e.hostingNetwork === 'asn') return `${network(e.org)} is a hosting, cloud or relay network (by its AS number).`;
+  if (e.hostingNetwork === 'asn') return `${capitalised(network(e.org))} is a hosting, cloud or relay network (by its AS number).`;
   if (e.hostingNetwork === 'name') return `The network's name, ${e.org}, says hosting or cloud.`;
   if (!e.networkData && !check) return 'Hosting check not available: neither the network data nor a list of hosting ranges is loaded.';
   const byNetwork = e.networkData ? `${network(e.org)} is not a hosting or cloud network by its AS number or name` : 'the network is unknown';
-  return check ? `Not in the list of hosting ranges (${since(check)}), and ${byNetwork}.` : `${byNetwork[0]!.toUpperCase()}${byNetwork.slice(1)} (no list of hosting ranges is loaded).`;
+  return check ? `Not in the list of hosting ranges (${since(check)}), and ${byNetwork}.` : `${capitalised(byNetwork)} (no list of hosting ranges is loaded).`;
 }
 
 /** A list's flag: true or false from a loaded list, null when it is not loaded. */

@@ -1,8 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { timezonesMatch, utcOffsetMinutes } from './timezone.ts';
 
 const JANUARY = Date.UTC(2026, 0, 15, 12);
 const JULY = Date.UTC(2026, 6, 15, 12);
+// Liberia kept Monrovia Mean Time, 44 min 30 s behind UTC, until 1972.
+const MONROVIA_1970 = Date.UTC(1970, 0, 15, 12);
+
+/** A new copy of the module, with none of the offsets the other tests memoised. */
+async function freshTimezone() {
+  vi.resetModules();
+  return import('./timezone.ts');
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('utcOffsetMinutes', () => {
   it.each([
@@ -15,6 +27,33 @@ describe('utcOffsetMinutes', () => {
     expect(utcOffsetMinutes('Europe/Berlin', Date.UTC(2026, 2, 29, 0, 59))).toBe(60);
     expect(utcOffsetMinutes('Europe/Berlin', Date.UTC(2026, 2, 29, 1, 0))).toBe(120);
   });
+
+  it('reads no offset that is not whole minutes, rather than cut it (Monrovia, 1970: GMT-00:44:30)', () => {
+    expect(utcOffsetMinutes('Africa/Monrovia', MONROVIA_1970)).toBeUndefined();
+  });
+
+  it("reads a bare 'GMT', as engines whose ICU drops '+00:00' write a zero offset, as 0", async () => {
+    const real = Intl.DateTimeFormat.prototype.formatToParts;
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts').mockImplementation(function (this: Intl.DateTimeFormat, at) {
+      return real.call(this, at).map((part) => (part.type === 'timeZoneName' && part.value === 'GMT+00:00' ? { ...part, value: 'GMT' } : part));
+    });
+    const { utcOffsetMinutes: offsetOf } = await freshTimezone();
+    expect(offsetOf('UTC', JANUARY)).toBe(0);
+    expect(offsetOf('Europe/London', JANUARY)).toBe(0);
+    expect(offsetOf('Europe/London', JULY)).toBe(60);
+  });
+
+  // Offsets are kept per quarter hour; two zones changed theirs inside one.
+  it.each([
+    ['Pacific/Kiritimati', 'went from -10:40 to -10:00 at 10:40 UTC on 1 October 1979', Date.UTC(1979, 9, 1, 10, 30), -640, Date.UTC(1979, 9, 1, 10, 40), -600],
+    ['Africa/Monrovia', 'left GMT-00:44:30 for GMT at 00:44:30 UTC on 7 January 1972', Date.UTC(1972, 0, 7, 0, 40), undefined, Date.UTC(1972, 0, 7, 0, 44, 40), 0],
+  ] as const)('gives %s (which %s) the same answers whichever instant is asked first', async (zone, _, before, offsetBefore, after, offsetAfter) => {
+    for (const first of [before, after]) {
+      const { utcOffsetMinutes: offsetOf } = await freshTimezone();
+      offsetOf(zone, first);
+      expect([offsetOf(zone, before), offsetOf(zone, after)]).toEqual([offsetBefore, offsetAfter]);
+    }
+  });
 });
 
 describe('timezonesMatch', () => {
@@ -26,6 +65,9 @@ describe('timezonesMatch', () => {
     ['zones equal in winter only', 'Europe/London', 'Africa/Abidjan', JANUARY, true],
     ['... and different in summer', 'Europe/London', 'Africa/Abidjan', JULY, false],
     ['a zone against a name that is not a zone', 'Europe/Paris', 'Mars/Olympus', JANUARY, undefined],
+    ['a name that is not a zone against a zone', 'Mars/Olympus', 'Europe/Paris', JANUARY, undefined],
+    ['a zone against itself when its offset cannot be read', 'Africa/Monrovia', 'Africa/Monrovia', MONROVIA_1970, true],
+    ['a zone whose offset cannot be read against another', 'Africa/Monrovia', 'Africa/Abidjan', MONROVIA_1970, undefined],
     ['a non-zone against itself', 'Mars/Olympus', 'Mars/Olympus', JANUARY, undefined],
   ] as const)('compares %s: %s vs %s', (_, a, b, at, expected) => expect(timezonesMatch(a, b, at)).toBe(expected));
 });

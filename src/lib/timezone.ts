@@ -34,22 +34,32 @@ function zoneEntry(zone: string): ZoneEntry {
   return entry;
 }
 
+/** The offset a formatter names at an instant ('GMT+05:30' → 330), or undefined when it is not whole minutes. */
+function offsetAt(formatter: Intl.DateTimeFormat, at: number): number | undefined {
+  const name = formatter.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  const match = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
+  if (!match) return undefined;
+  const minutes = match[1] ? Number(match[2]) * 60 + Number(match[3]) : 0;
+  return match[1] === '-' ? -minutes : minutes;
+}
+
 /** Minutes east of UTC for a zone at an instant ('GMT+05:30' → 330), or undefined for a non-zone. */
 export function utcOffsetMinutes(zone: string, at: number = Date.now()): number | undefined {
   const entry = zoneEntry(zone);
   if (!entry.formatter) return undefined;
-  // Offsets are whole quarter hours and change on quarter-hour instants (UTC), so one
-  // computation holds for the whole quarter hour.
   const quarter = Math.floor(at / QUARTER_HOUR);
-  if (entry.quarter !== quarter) {
-    const name = entry.formatter.formatToParts(at).find((part) => part.type === 'timeZoneName')?.value ?? '';
-    const match = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
-    if (!match) return undefined;
-    const minutes = match[1] ? Number(match[2]) * 60 + Number(match[3]) : 0;
-    entry.offset = match[1] === '-' ? -minutes : minutes;
+  if (entry.quarter === quarter) return entry.offset;
+  // Offsets have changed on quarter-hour instants (UTC) for decades, so the answer is kept
+  // for the quarter hour, but only when the offset is the same at both of its ends: older
+  // changes fell inside one (Kiritimati at 10:40 UTC on 1 October 1979, Monrovia at
+  // 00:44:30 in 1972), and then each instant is asked on its own.
+  const first = offsetAt(entry.formatter, quarter * QUARTER_HOUR);
+  if (first !== undefined && first === offsetAt(entry.formatter, (quarter + 1) * QUARTER_HOUR - 1)) {
     entry.quarter = quarter;
+    entry.offset = first;
+    return first;
   }
-  return entry.offset;
+  return offsetAt(entry.formatter, at);
 }
 
 /**

@@ -1,6 +1,9 @@
 /** Time text as editors write it ('5 minutes', '1 hour 30 minutes') → ISO 8601 duration for structured data. */
 
-const PART = /(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(hours?|hrs?|h\b|minutes?|mins?|m\b)?/gi;
+const UNIT = String.raw`(hours?|hrs?|h\b|minutes?|mins?|m\b)`;
+const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
+/** A number and its unit, or a range ('10-15 minutes', '10 min - 15 min'), each end with an optional unit. */
+const PART = new RegExp(String.raw`${NUMBER}\s*${UNIT}?(?:\s*[-–]\s*${NUMBER}\s*${UNIT}?)?`, 'gi');
 
 /**
  * Total minutes in a time text. A range ('10-15 minutes') counts its upper bound; a number
@@ -9,9 +12,10 @@ const PART = /(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(hours?|hrs?|h\b
 export function minutesOf(text: string): number | undefined {
   let total = 0;
   let found = false;
-  for (const [, low, high, unit] of text.matchAll(PART)) {
+  for (const [, low, lowUnit, high, highUnit] of text.matchAll(PART)) {
     found = true;
     const value = Number(high ?? low);
+    const unit = high === undefined ? lowUnit : highUnit ?? lowUnit;
     total += /^h/i.test(unit ?? '') ? value * 60 : value;
   }
   return found ? Math.round(total) : undefined;
