@@ -134,6 +134,19 @@ describe('POST /api/lookup/bulk', () => {
     expect(body.results[3]!.input).toBe('42');
   });
 
+  // A row for an input that is not a string names it by the start of its JSON (64 characters).
+  it.each([
+    ['an array', [1, [2, 'x'], null], '[1,[2,"x"],null]'],
+    ['an object', { a: 1, 'b c': [true, {}], d: { e: false } }, '{"a":1,"b c":[true,{}],"d":{"e":false}}'],
+    ['an empty array and object', [[], {}], '[[],{}]'],
+    ['a long array, cut at 64 characters', Array.from({ length: 40 }, (_, i) => i), JSON.stringify(Array.from({ length: 40 }, (_, i) => i)).slice(0, 64)],
+    ['a long object, cut at 64 characters', Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i])), JSON.stringify(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i]))).slice(0, 64)],
+  ])('names %s by its JSON in its row', async (_n, item, input) => {
+    const res = await post('/api/lookup/bulk', JSON.stringify([item]));
+    const body = await res.json() as { results: Array<{ input: string; error?: { code: string; message: string } }> };
+    expect(body.results).toEqual([{ input, error: { code: 'invalid_ip', message: `"${input}" is not a valid IPv4 or IPv6 address.` } }]);
+  });
+
   it.each([
     ['?format=csv', '/api/lookup/bulk?format=csv', {}],
     ['Accept: text/csv', '/api/lookup/bulk', { accept: 'text/csv' }],
@@ -199,6 +212,11 @@ describe('the rest of /api', () => {
 
   it.each(['/api', '/api/nothing-here'])('answers the unknown API path %s with a JSON 404', async (path) => {
     expect(await expectError(await get(path), 404, 'not_found')).toBe(`No API endpoint at ${path}.`);
+  });
+
+  it.each([[100, 100], [101, 100]])('quotes an unknown API path of %i characters with its first %i', async (length, shown) => {
+    const path = '/api/' + 'x'.repeat(length - 5);
+    expect(await expectError(await get(path), 404, 'not_found')).toBe(`No API endpoint at ${path.slice(0, shown)}.`);
   });
 
   it('leaves a path that only starts like the API to the site', async () => {

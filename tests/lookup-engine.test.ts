@@ -12,6 +12,7 @@ import { LookupResponseSchema } from '../src/lib/record.ts';
 import { loadGroundTruth } from '../bench/accuracy/ground-truth.ts';
 import { emptyPlace } from '../src/server/lookup/city-source.ts';
 import { createEngine, engineFrom, InvalidIpError, type Engine, type LookupContext } from '../src/server/lookup/engine.ts';
+import { AsnIndex } from '../src/server/lookup/asn-index.ts';
 import { openSources, type Sources } from '../src/server/lookup/sources.ts';
 import table from '../src/server/lookup/network-types.json' with { type: 'json' };
 import { writeMmdb } from './fixtures/mmdb-writer.ts';
@@ -155,6 +156,21 @@ describe('browser signals', () => {
     expect(data.location_source).toBe('ip');
   });
 
+  it.each([
+    [{ lat: 90, lng: 180, accuracy: 0 }, 'hybrid'],
+    [{ lat: -90, lng: -180, accuracy: 0.5 }, 'hybrid'],
+    [{ lat: 90.001, lng: 0, accuracy: 10 }, 'ip'],
+    [{ lat: -90.001, lng: 0, accuracy: 10 }, 'ip'],
+    [{ lat: 0, lng: 180.001, accuracy: 10 }, 'ip'],
+    [{ lat: 0, lng: -180.001, accuracy: 10 }, 'ip'],
+    [{ lat: 0, lng: 0, accuracy: -0.001 }, 'ip'],
+    [{ lat: Number.NaN, lng: 0, accuracy: 10 }, 'ip'],
+    [{ lat: 0, lng: Number.POSITIVE_INFINITY, accuracy: 10 }, 'ip'],
+    [{ lat: 0, lng: 0, accuracy: Number.POSITIVE_INFINITY }, 'ip'],
+  ])('takes the GPS fix %j as location source %s', (browserLocation, source) => {
+    expect(engine.lookup('8.8.8.8', { browserLocation }).data.location_source).toBe(source);
+  });
+
   it('detects a WebRTC leak of another network\'s address, and only that', () => {
     const leaked = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '9.9.9.9', 'abc.local'] } });
     expect(leaked.data.vpn).toMatchObject({ detected: true, confidence: 0.5, indicators: ['WebRTC IP leak detected'] });
@@ -225,6 +241,28 @@ describe('missing or broken databases', () => {
     const response = engineFrom({ second: sources.second, asn: sources.asn }).lookup('5.255.255.5');
     expect(response.sources_used).toEqual(['geolite2-city', 'asn']);
     expect(response.data).toMatchObject({ city: 'Moscow', country_name: 'Russia', confidence_score: 0.6, place_source: 'geolite2-city' });
+  });
+
+  it('answers as if DB-IP were missing where its record is corrupt (its reader throws)', () => {
+    const without = engineFrom({ second: sources.second, asn: sources.asn }).lookup('5.255.255.5');
+    vi.spyOn(sources.primary!, 'find4').mockImplementation(() => { throw new RangeError('corrupt record'); });
+    const response = engine.lookup('5.255.255.5');
+    expect(response.sources_used).toEqual(['geolite2-city', 'asn']);
+    expect(response.data).toEqual(without.data);
+  });
+
+  it('tells two networks apart by AS number when a damaged ASN index names no organisation for them', () => {
+    const v4 = (ip: string) => parseIp(ip)!.value as number;
+    // Two ranges, AS64500 and AS64501, whose organisation ids point past the (empty) list of names.
+    const asn = new AsnIndex('damaged', [
+      Uint32Array.of(v4('11.0.0.0'), v4('12.0.0.0')), Uint32Array.of(v4('11.255.255.255'), v4('12.255.255.255')),
+      new Uint32Array(0), new Uint32Array(0), Uint32Array.of(64500, 64501), Uint32Array.of(7, 8),
+    ], []);
+    const response = engineFrom({ asn }).lookup('11.1.1.1', { webrtc: { candidates: ['12.1.1.1', '11.2.2.2'] } });
+    expect(response.webrtc).toEqual([
+      { ip: '12.1.1.1', ip_version: 'ipv4', kind: 'leak' },
+      { ip: '11.2.2.2', ip_version: 'ipv4', kind: 'same-network' },
+    ]);
   });
 
   it('with no database at all, gives the spec fallback record', () => {

@@ -112,6 +112,33 @@ describe('as a client sees it', () => {
   });
 });
 
+describe('the answers, whatever the store', () => {
+  /** The answer to one request when the store says `verdict` (limit 3). */
+  const answerTo = async (verdict: { used: number; resetMs: number } | undefined) => {
+    const store = { hit: () => Promise.resolve(verdict), state: () => 'test' };
+    return (await withRateLimit({ perMinute: 3, guards: () => true, store }, [() => OK])(requestFrom('8.8.4.4')))!;
+  };
+
+  it.each([
+    // [ms left in the window, RateLimit-Reset and Retry-After in whole seconds, rounded up]
+    [1, '1'], [999, '1'], [1000, '1'], [1001, '2'], [29_999, '30'], [30_000, '30'], [60_000, '60'],
+  ])('says %i ms left as %s s', async (resetMs, seconds) => {
+    const allowed = await answerTo({ used: 3, resetMs });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': seconds });
+    const refused = await answerTo({ used: 4, resetMs });
+    expect(refused.status).toBe(429);
+    expect(refused.headers).toMatchObject({ 'ratelimit-remaining': '0', 'ratelimit-reset': seconds, 'retry-after': seconds });
+    expect(JSON.parse(String(refused.body))).toEqual({ error: { code: 'rate_limited', message: `Too many requests: at most 3 a minute. Try again in ${seconds} s.` } });
+  });
+
+  it('lets a request through without RateLimit headers when the store cannot answer', async () => {
+    const res = await answerTo(undefined);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.headers ?? {}).filter((h) => h.startsWith('ratelimit') || h === 'retry-after')).toEqual([]);
+  });
+});
+
 describe('the memory store', () => {
   it.each([
     // [requests in the window, status of the last, RateLimit-Remaining of the last]
@@ -132,6 +159,33 @@ describe('the memory store', () => {
     expect(counts.hit('a')).toEqual({ used: 2, resetMs: 1 });
     now += 1;
     expect(counts.hit('a')).toEqual({ used: 1, resetMs: WINDOW_MS });
+  });
+
+  /** The `used` counts of a store that keeps `maxKeys` clients, for hits by the clients named in turn. */
+  const usedFor = (perMinute: number, maxKeys: number, clients: string) => {
+    const counts = new WindowCounts({ perMinute, maxKeys, now: () => 0 });
+    return [...clients].map((key) => counts.hit(key).used);
+  };
+
+  it.each([
+    // [what, per minute, clients kept, hits, `used` of each]
+    ['keeps exactly as many clients within the limit as it may', 5, 2, 'abab', [1, 1, 2, 2]],
+    ['forgets the oldest client within the limit when one more comes', 5, 2, 'abca', [1, 1, 1, 1]],
+    ['forgets a client that reached the limit without passing it like any other', 2, 2, 'aabca', [1, 2, 1, 1, 1]],
+    ['keeps exactly as many clients past the limit as it may', 1, 2, 'aabba', [1, 2, 1, 2, 3]],
+    ['forgets the oldest client past the limit when one more passes it', 1, 2, 'aabbccab', [1, 2, 1, 2, 1, 2, 1, 3]],
+    // A client moved past the limit no longer takes a place among those within it.
+    ['keeps the clients within the limit when another one passes it', 1, 2, 'xaabx', [1, 1, 2, 1, 2]],
+  ])('%s', (_, perMinute, maxKeys, clients, used) => {
+    expect(usedFor(perMinute, maxKeys, clients)).toEqual(used);
+  });
+
+  it.each([
+    ['a', 1], ['aa', 1], ['aaa', 1], ['ab', 2], ['aab', 2],
+  ])('counts each client once in /healthz after hits %j', (clients, n) => {
+    const counts = new WindowCounts({ perMinute: 1, maxKeys: 10, now: () => 0 });
+    for (const key of clients) counts.hit(key);
+    expect(counts.state()).toBe(`memory, this process only (${n} clients this minute, at most 10)`);
   });
 
   it('keeps a limited client limited while 241,000 others pass (the old table was wiped at 200k)', async () => {

@@ -58,6 +58,22 @@ describe('curl host/', () => {
     expect(IpInfoSchema.parse(JSON.parse(body)).asn).toBe('AS15169');
   });
 
+  // What / answers by Accept alone (a browser's User-Agent, or none): only a type that leads the header counts.
+  it.each<[Record<string, string>, 'ip' | 'json' | 'page']>([
+    [{ accept: '  TEXT/PLAIN  ' }, 'ip'],
+    [{ accept: 'text/plain; charset=utf-8', 'user-agent': 'Mozilla/5.0' }, 'ip'],
+    [{ accept: 'text/plainer', 'user-agent': 'Mozilla/5.0' }, 'page'],
+    [{ accept: 'text/html, text/plain', 'user-agent': 'Mozilla/5.0' }, 'page'],
+    [{ accept: ' Application/JSON;q=1', 'user-agent': 'Mozilla/5.0' }, 'json'],
+    [{ accept: 'application/jsonp', 'user-agent': 'Mozilla/5.0' }, 'page'],
+    [{ accept: 'text/html, application/json', 'user-agent': 'Mozilla/5.0' }, 'page'],
+    [{}, 'page'],
+  ])('answers / with %j as %s', async (headers, kind) => {
+    const { res, body } = await text('/', headers);
+    expect(body === '127.0.0.1\n', 'the bare IP').toBe(kind === 'ip');
+    expect(/^application\/json/.test(res.headers.get('content-type') ?? ''), 'the record').toBe(kind === 'json');
+  });
+
 });
 
 describe('pages, over a socket', () => {
@@ -153,6 +169,13 @@ describe('the /json memo', () => {
     memo.set('8.8.8.8', 'b');
     memo.set('9.9.9.9', 'c');
     expect([memo.get('1.1.1.1'), memo.get('8.8.8.8'), memo.get('9.9.9.9')]).toEqual([undefined, 'b', 'c']);
+  });
+
+  it.each([[45, 'a'], [46, undefined]])('keeps a key of %i characters: %j', (length, kept) => {
+    const memo = new JsonMemo(10);
+    const key = '1.1.1.1'.padStart(length, ' ');
+    memo.set(key, 'a');
+    expect(memo.get(key)).toBe(kept);
   });
 
   it('keeps nothing longer than an address, and nothing at all with limit 0', () => {

@@ -21,6 +21,8 @@ describe('accuracySentence', () => {
     ['a GPS fix: the databases\' disagreement says nothing about it', { location_source: 'hybrid', accuracy_radius: 12, distance_consensus: 1550 }, 'Within about 100 m of the marker, from your device\'s own location'],
     ['only a country', { city: 'Unknown', region: 'Unknown', accuracy_tier: 'region', accuracy_radius: 100_000, distance_consensus: null }, 'Somewhere in United Kingdom: we cannot narrow it to a town'],
     ['a region but no city', { city: 'Unknown', accuracy_tier: 'region', distance_consensus: null }, 'Somewhere in England: we cannot narrow it to a town'],
+    ['no city, whatever the tier says', { city: 'Unknown', accuracy_tier: 'low' }, 'Somewhere in England: we cannot narrow it to a town'],
+    ['a city the tier calls only a region', { accuracy_tier: 'region' }, 'Somewhere in London: we cannot narrow it to a town'],
     ['nothing known', { city: 'Unknown', region: 'Unknown', country_name: 'Unknown', distance_consensus: null }, 'We cannot tell where this address is'],
     ['a VPN: the place is its exit\'s', { vpn_detected: true, distance_consensus: 3 }, 'This network comes out near London (within about 10 km); behind a VPN or relay that is not where you are'],
     ['a special-purpose address: no sentence', { reserved: 'Private network' }, ''],

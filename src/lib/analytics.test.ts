@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countChange, maskedNetwork, periodWindow, rateChange, type Period } from './analytics.ts';
+import { countChange, DashboardSchema, maskedNetwork, periodWindow, rateChange, type Period } from './analytics.ts';
 
 const t = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -56,5 +56,26 @@ describe('changes against the previous period', () => {
     const got = rateChange(current, previous);
     if (change === null) expect(got).toBeNull();
     else expect(got).toBeCloseTo(change, 12);
+  });
+});
+
+describe('DashboardSchema: the /api/analytics answer as the browser reads it', () => {
+  const figure = { value: 1, previous: 1, change: 0 };
+  const answer = {
+    period: '30d', unit: 'day', from: '2026-02-14', to: '2026-03-15', previousFrom: '2026-01-15', previousTo: '2026-02-13',
+    lookups: figure, networks: figure, vpnRate: figure, countries: [], activity: [],
+    accuracy: {
+      corrections: 12, medianKm: 4.5, p90Km: 40,
+      byNetworkType: [{ networkType: 'mobile', corrections: 5, medianKm: 9, p90Km: null }],
+    },
+    recent: null,
+  };
+
+  it('keeps the correction counts and distances, overall and per network type', () => {
+    expect(DashboardSchema.parse(answer).accuracy).toEqual(answer.accuracy);
+  });
+
+  it('rejects an answer without the overall correction figures', () => {
+    expect(DashboardSchema.safeParse({ ...answer, accuracy: { ...answer.accuracy, corrections: undefined } }).success).toBe(false);
   });
 });

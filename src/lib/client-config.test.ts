@@ -18,3 +18,17 @@ describe('stunUrlFor', () => {
     expect(clientConfigFromEnv({}, 0)).toMatchObject({ stunUrl: null, stunPort: null });
   });
 });
+
+describe('clientConfigFromEnv: map tiles', () => {
+  it('shows OpenStreetMap tiles, credited, when the operator names none', () => {
+    expect(clientConfigFromEnv({}, 0)).toMatchObject({
+      tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      tileAttribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+    });
+  });
+
+  it('takes the operator\'s tiles and credit when set', () => {
+    const env = { PUBLIC_TILE_URL: 'https://tiles.example/{z}/{x}/{y}.png', PUBLIC_TILE_ATTRIBUTION: '&copy; Example' };
+    expect(clientConfigFromEnv(env, 0)).toMatchObject({ tileUrl: env.PUBLIC_TILE_URL, tileAttribution: env.PUBLIC_TILE_ATTRIBUTION });
+  });
+});

@@ -18,7 +18,9 @@ describe('normalizeIp', () => {
   ])('normalises %j to %j', (input, expected) => expect(normalizeIp(input)).toBe(expected));
 
   it.each(['', '1.2.3', '1.2.3.4.5', '01.2.3.4', '256.1.1.1', '1.2.3.-1', 'abc', '::1::', '1:2:3:4:5:6:7:8:9', '12345::', 'g::1', '1.2.3.4/24', '::ffff:999.1.1.1', ':::',
-    '1.2.3.4::', '1.2.3.4::1', '1:1.2.3.4::', '1:', ':1', '1::2::3', '1:2:3:4:5:6:7:1.2.3.4'])(
+    '1.2.3.4::', '1.2.3.4::1', '1:1.2.3.4::', '1:', ':1', '1::2::3', '1:2:3:4:5:6:7:1.2.3.4',
+    // IPv4: an empty part at either end or in the middle, a letter where a digit goes.
+    '1..2.3', '.1.2.3', '1.2.3.', '1.2.3.a', '1.2.3.4a'])(
     'rejects %j', (input) => expect(normalizeIp(input)).toBeUndefined());
 });
 

@@ -14,6 +14,15 @@ describe('mapCenter', () => {
     ['48.8', 2, NYC],
     [null, null, NYC],
     [0, 0, NYC],
+    // Only both zero means unknown: the equator and the prime meridian are places.
+    [10, 0, { lat: 10, lng: 0 }],
+    // The poles and the antimeridian are on the map; one step beyond is not.
+    [90, 10, { lat: 90, lng: 10 }],
+    [-90, 10, { lat: -90, lng: 10 }],
+    [48, 180, { lat: 48, lng: 180 }],
+    [48, -180, { lat: 48, lng: -180 }],
+    [-90.0001, 10, NYC],
+    [48, -180.0001, NYC],
     [91, 2, NYC],
     [48, 181, NYC],
     [Number.POSITIVE_INFINITY, 2, NYC],

@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { fallbackCandidate, queryLength } from './city-search.ts';
 import type { LookupResponse } from './record.ts';
-import { applyCorrection, correctionFrom, verificationBadge, type PlaceCorrection } from './verification.ts';
+import { applyCorrection, candidateLine, correctionFrom, PlaceCorrectionSchema, verificationBadge, type PlaceCorrection } from './verification.ts';
 
 describe('verificationBadge (first match wins)', () => {
   type Record = Parameters<typeof verificationBadge>[0];
   const ip: Record = { location_source: 'ip', confidence_score: 0.5, vpn_detected: false };
-  it.each<[string, Partial<Record>, string]>([
-    ['GPS wins over everything, a VPN too', { location_source: 'hybrid', confidence_score: 0.3, vpn_detected: true }, 'highAccuracy'],
-    ['confidence just above 0.8', { confidence_score: 0.81 }, 'goodAccuracy'],
-    ['confidence above 0.8 wins over a VPN', { confidence_score: 0.9, vpn_detected: true }, 'goodAccuracy'],
-    ['confidence exactly 0.8 is not above it', { confidence_score: 0.8 }, 'approximate'],
-    ['confidence 0.8 with a VPN', { confidence_score: 0.8, vpn_detected: true }, 'vpnDetected'],
-    ['cached is not GPS', { location_source: 'cached', confidence_score: 0.5 }, 'approximate'],
-    ['nothing applies', {}, 'approximate'],
-  ])('%s: %s', (_, record, badge) => {
-    expect(verificationBadge({ ...ip, ...record }).badge).toBe(badge);
+  it.each<[string, Partial<Record>, string, string]>([
+    ['GPS wins over everything, a VPN too', { location_source: 'hybrid', confidence_score: 0.3, vpn_detected: true }, 'highAccuracy', 'green'],
+    ['confidence just above 0.8', { confidence_score: 0.81 }, 'goodAccuracy', 'green'],
+    ['confidence above 0.8 wins over a VPN', { confidence_score: 0.9, vpn_detected: true }, 'goodAccuracy', 'green'],
+    ['confidence exactly 0.8 is not above it', { confidence_score: 0.8 }, 'approximate', 'amber'],
+    ['confidence 0.8 with a VPN', { confidence_score: 0.8, vpn_detected: true }, 'vpnDetected', 'red'],
+    ['cached is not GPS', { location_source: 'cached', confidence_score: 0.5 }, 'approximate', 'amber'],
+    ['nothing applies', {}, 'approximate', 'amber'],
+  ])('%s: %s, %s', (_, record, badge, tone) => {
+    expect(verificationBadge({ ...ip, ...record })).toEqual({ badge, tone });
   });
 });
 
@@ -37,6 +37,28 @@ describe('queryLength (the 3-character rule counts what the visitor sees)', () =
   });
 });
 
+describe('PlaceCorrectionSchema (a stored correction is read back only with coordinates on Earth)', () => {
+  const stored = { ip: '203.0.113.9', city: 'Munich', region: 'Bavaria', country: 'Germany', country_code: 'DE', latitude: 48.1, longitude: 11.6, verified: true };
+  it.each([
+    [90, 180, true], [-90, -180, true], [0, 0, true],
+    [90.001, 11.6, false], [-90.001, 11.6, false], [48.1, 180.001, false], [48.1, -180.001, false],
+  ])('latitude %s, longitude %s: valid %s', (latitude, longitude, valid) => {
+    expect(PlaceCorrectionSchema.safeParse({ ...stored, latitude, longitude }).success).toBe(valid);
+  });
+  it('rejects a record without the verified flag', () => {
+    expect(PlaceCorrectionSchema.safeParse({ ...stored, verified: undefined }).success).toBe(false);
+  });
+});
+
+describe('candidateLine', () => {
+  it.each([
+    [{ city: 'Munich', region: 'Bavaria', country: 'Germany' }, 'Munich, Bavaria, Germany'],
+    // The city search's 'Unknown Region' is left out like the record's 'Unknown'.
+    [{ city: 'Munich', region: 'Unknown Region', country: 'Germany' }, 'Munich, Germany'],
+    [{ city: 'Ulm', region: 'Unknown Region', country: 'Unknown' }, 'Ulm'],
+  ])('writes %j as %j', (candidate, line) => expect(candidateLine(candidate)).toBe(line));
+});
+
 describe('applyCorrection', () => {
   const record = {
     success: true, confidence: 0.6, sources_used: [], device: null,
@@ -53,7 +75,12 @@ describe('applyCorrection', () => {
   });
   it("an unverified city replaces the name only: no coordinates to move to", () => {
     const shown = applyCorrection(record, correctionFrom('203.0.113.9', fallbackCandidate('Ulm', false), false)).data;
-    expect(shown).toMatchObject({ city: 'Ulm', region: 'Unknown', country_name: 'Germany', latitude: 50.11, longitude: 8.68 });
+    expect(shown).toMatchObject({ city: 'Ulm', region: 'Unknown', country: 'DE', country_name: 'Germany', country_code: 'DE', latitude: 50.11, longitude: 8.68, postal: 'Unknown' });
+  });
+  it('a verified city in another country moves every country field with it', () => {
+    const vienna = { city: 'Vienna', region: 'Vienna', country: 'Austria', country_code: 'AT', latitude: 48.20849, longitude: 16.37208, confidence: 0.9, population: 1 };
+    const shown = applyCorrection(record, correctionFrom('203.0.113.9', vienna, true)).data;
+    expect(shown).toMatchObject({ city: 'Vienna', region: 'Vienna', country: 'AT', country_name: 'Austria', country_code: 'AT', latitude: 48.20849, longitude: 16.37208, postal: 'Unknown', asn: 'AS1' });
   });
   it("'Unknown Region' is shown as the record's Unknown", () => {
     const shown = applyCorrection(record, correctionFrom('203.0.113.9', { ...munich, region: 'Unknown Region' }, true)).data;

@@ -25,6 +25,8 @@ describe('offerCategory', () => {
     [rec(false, 'low', 'US'), 'privacy'],
     [rec(false, 'low', 'DE'), 'privacy'],
     [rec(false, 'low', 'Unknown'), 'privacy'],
+    // No country at all is no streaming country either.
+    [rec(false, 'low', ''), 'privacy'],
   ] as const)('picks for %j the %s offers', (record, category) => expect(offerCategory(record)).toBe(category));
 });
 

@@ -54,6 +54,23 @@ describe('classifyWebrtc', () => {
     const lines = ['candidate:842163049 1 udp 1677729535 73.1.2.3 51234 typ srflx raddr 0.0.0.0 rport 0', '[2003::1]'];
     expect(classify(lines, '2601:1c0::1')).toEqual([row('73.1.2.3', 'other-family'), row('2003::1', 'leak')]);
   });
+
+  it.each<[string, string, WebrtcAddress[]]>([
+    ['an SDP attribute line', 'a=candidate:1 1 udp 1677729535 79.192.0.1 51234 typ srflx', [row('79.192.0.1', 'leak')]],
+    ['a line with runs of spaces and tabs between fields', 'candidate:1  1 udp\t1677729535   79.192.0.1 51234 typ srflx', [row('79.192.0.1', 'leak')]],
+    ['a line with spaces around it', '  candidate:1 1 udp 1677729535 79.192.0.1 51234 typ srflx  ', [row('79.192.0.1', 'leak')]],
+    ['a bracketed address with spaces around it', ' [2003::1] ', [row('2003::1', 'leak')]],
+    ['a line cut short before the address', 'candidate:1 1 udp 1677729535', []],
+    ['text that only contains a candidate line', 'x-candidate:1 1 udp 1677729535 79.192.0.1 51234 typ srflx', []],
+    ['an address with only an opening bracket', '[2003::1', []],
+    ['an address with only a closing bracket', '<2003::1]', []],
+  ])('reads %s', (_, candidate, expected) => expect(classify([candidate], '73.1.2.3')).toEqual(expected));
+
+  it('finds no network for a page address that is not public, whatever the ASN data answers', () => {
+    const everywhere = (): Network => COMCAST;
+    expect(classifyWebrtc(['73.1.2.3'], '10.0.0.1', everywhere)).toEqual([row('73.1.2.3', 'leak')]);
+    expect(classifyWebrtc(['73.1.2.3'], 'not an address', everywhere)).toEqual([row('73.1.2.3', 'leak')]);
+  });
 });
 
 describe('sameNetwork', () => {
@@ -63,6 +80,9 @@ describe('sameNetwork', () => {
     ['different ASN and name', { asn: 1, org: 'Acme' }, { asn: 2, org: 'Other' }, false],
     ['empty names never match', { asn: 1, org: '' }, { asn: 2, org: '...' }, false],
     ['an unknown side never matches', null, { asn: 2, org: 'Acme' }, false],
+    ['an unknown other side never matches', { asn: 2, org: 'Acme' }, null, false],
+    ['names that differ only in a digit are different networks', { asn: 1, org: 'Net 1' }, { asn: 2, org: 'Net 2' }, false],
+    ['names in other scripts are compared too', { asn: 1, org: 'Ростелеком' }, { asn: 2, org: 'РОСТЕЛЕКОМ' }, true],
   ])('%s', (_, a, b, expected) => expect(sameNetwork(a, b)).toBe(expected));
 });
 

@@ -22,6 +22,12 @@ describe('JSON-LD builders', () => {
         { '@type': 'ListItem', position: 2, name: 'Tools', item: 'https://example.test/tools' }] }],
     ['a collection page', webPageLd({ type: 'CollectionPage', name: 'N', description: 'D', url: URL_ }),
       { '@type': 'CollectionPage', name: 'N', url: URL_ }],
+    ['a plain page when no type is given', webPageLd({ name: 'N', description: 'D', url: URL_ }),
+      { '@type': 'WebPage', name: 'N', description: 'D', url: URL_ }],
+    ['an article in its blog category', articleLd({ headline: 'H', description: 'D', url: URL_, datePublished: '2025-01-15', author: 'Ada', section: 'Privacy' }),
+      { '@type': 'Article', articleSection: 'Privacy' }],
+    ['a guide\'s how-to with its description and page', howToLd({ name: 'Hide', steps: ['One'], time: '5 minutes', description: 'Steps to hide it', url: URL_ }),
+      { '@type': 'HowTo', description: 'Steps to hide it', url: URL_, totalTime: 'PT5M' }],
   ])('builds %s with every required field', (_, block, expected) => {
     expect(block).toMatchObject({ '@context': 'https://schema.org', ...expected });
     expect(structuredDataProblems(block)).toEqual([]);

@@ -16,3 +16,22 @@ describe('currentIn', () => {
     ['/trust', {}],
   ])('marks %s', (path, marks) => expect(Object.fromEntries(currentIn(NAV, path))).toEqual(marks));
 });
+
+describe('currentIn: sections', () => {
+  const HUBS = ['/', '/cities', '/isps', '/tools'];
+
+  it.each<[string, Record<string, string>]>([
+    ['/ip-lookup/london', { '/cities': 'true' }],
+    ['/isp/comcast', { '/isps': 'true' }],
+    ['/tool/bulk-ip-lookup', { '/tools': 'true' }],
+  ])('marks the hub of %s', (path, marks) => expect(Object.fromEntries(currentIn(HUBS, path))).toEqual(marks));
+
+  it.each([['/guides', '/guides/ipv6'], ['/guides/ipv6', '/guides']])(
+    'marks the longest link the path continues, whatever the link order (%s first)', (first, second) => {
+      expect(Object.fromEntries(currentIn(['/', first, second], '/guides/ipv6/setup'))).toEqual({ '/guides/ipv6': 'true' });
+    });
+
+  it('never marks the home link as a section, even for a path that starts with //', () => {
+    expect(Object.fromEntries(currentIn(NAV, '//blog'))).toEqual({});
+  });
+});

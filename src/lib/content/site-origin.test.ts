@@ -1,3 +1,4 @@
+import { defineMdastPlugin, markdownToHtml } from 'satteri';
 import { describe, expect, it } from 'vitest';
 import { siteOriginPlugin, withSiteOrigin } from './site-origin.ts';
 
@@ -25,5 +26,18 @@ describe('siteOriginPlugin', () => {
       [code, 'value', 'curl https://ip.example.org/\ncurl https://ip.example.org/asn'],
       [link, 'url', 'https://ip.example.org/json'],
     ]);
+  });
+});
+
+describe('siteOriginPlugin in the Markdown processor', () => {
+  it('puts the origin in links and code; other links stay as written', () => {
+    const md = 'Run `curl https://<host>/json` or open [the API](https://<host>/json), not [this](https://other.example/?a=1&b=2).\n';
+    expect(markdownToHtml(md, { mdastPlugins: [siteOriginPlugin('https://ip.example.org')] }).html).toBe(
+      '<p>Run <code>curl https://ip.example.org/json</code> or open <a href="https://ip.example.org/json">the API</a>, '
+      + 'not <a href="https://other.example/?a=1&amp;b=2">this</a>.</p>\n');
+  });
+
+  it('is a plugin definition the processor accepts (it must carry a name)', () => {
+    expect(() => defineMdastPlugin(siteOriginPlugin('https://ip.example.org'))).not.toThrow();
   });
 });

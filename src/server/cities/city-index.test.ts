@@ -58,6 +58,15 @@ describe('CityIndex ranking', () => {
       [{ name: 'São Paulo', pop: 10_000_000 }, { name: 'Saint-Étienne', pop: 170_000 }], 'SAO-pa', ['São Paulo']],
     ['a query of symbols only finds nothing',
       [{ name: 'London', pop: 1 }], '😀😀😀', []],
+    // The size term is log10(population + 10): a village of 11 against a town of 1,000 is
+    // log10(1010 / 21) = 1.68 apart, less than the 2.5 an exact name earns.
+    ['an exact name of a village of 11 beats a town of 1,000 whose name only starts with it',
+      [{ name: 'Parisville', pop: 1000 }, { name: 'Paris', pop: 11 }], 'paris', ['Paris', 'Parisville']],
+    // EXACT is for a query that is the whole name, not a whole later word ('york' in 'West York').
+    ['the exact name beats a place 10 times bigger where it is the last word',
+      [{ name: 'West York', pop: 10_000 }, { name: 'York', pop: 1000 }], 'york', ['York', 'West York']],
+    ['a place without other names is found by its own name only',
+      [{ name: 'Ulm', pop: 126_000 }], 'stryker', []],
   ])('%s', (_, rows, query, expected) => {
     expect(names(indexOf(rows), query)).toEqual(expected);
   });
@@ -75,6 +84,18 @@ describe('CityIndex limits', () => {
   it('answers the place with its region, country code, coordinates and population', () => {
     const match = indexOf([{ name: 'Munich', pop: 1_260_391, cc: 'DE', region: 'Bavaria' }, { name: 'Ulm', pop: 126_000, cc: 'DE' }]).search('ulm', 1)[0];
     expect(match).toMatchObject({ name: 'Ulm', region: '', countryCode: 'DE', latitude: 1, longitude: -1, population: 126_000 });
+  });
+});
+
+describe('CityIndex keys', () => {
+  // One key per word start of each distinct folded name of a place: the index's size.
+  it.each<[string, Row[], number]>([
+    ['one per word start', [{ name: 'New York City', pop: 1 }], 3],
+    ['one per word start of each other name', [{ name: 'Köln', pop: 1, alt: ['Cologne', 'Colonia Agrippina'] }], 4],
+    ['none for a name that folds to the name already seen', [{ name: 'Munich', pop: 1, alt: ['München', 'MUNICH', 'Muenchen', 'Munchen'] }], 3],
+    ['none for a name that folds to nothing', [{ name: '😀', pop: 1, alt: ['!!!', 'Smiley'] }, { name: 'Ulm', pop: 1 }], 2],
+  ])('%s', (_, rows, keys) => {
+    expect(indexOf(rows).size).toEqual({ places: rows.length, keys });
   });
 });
 

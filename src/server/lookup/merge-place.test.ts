@@ -29,12 +29,24 @@ describe('choosePlace', () => {
     ['the primary country when neither names a city', dbipCountry, geoCountry, dbipCountry],
     ['the second country when the primary has nothing', place({}), geoCountry, geoCountry],
     ['nothing when both are silent', null, null, null],
-  ] as const)('takes %s', (_, primary, second, expected) => expect(choosePlace(primary, second)).toBe(expected));
+    ['the primary, naming nothing, over a second that is silent', place({}), null, 'primary'],
+    ['the second, naming nothing, over a primary that is silent', null, place({}), 'second'],
+  ] as const)('takes %s', (_, primary, second, expected) =>
+    expect(choosePlace(primary, second)).toBe(expected === 'primary' ? primary : expected === 'second' ? second : expected));
+
+  // A distance between the two is a consensus only when both name a city (distanceConsensus gives null otherwise).
+  it.each([
+    ['the second\'s city over a primary that names only the country', dbipCountry, geoCity, geoCity],
+    ['the primary\'s city over a second that names only the country', dbipCity, geoCountry, dbipCity],
+  ] as const)('takes %s, whatever the table prefers at that distance', (_, primary, second, expected) => {
+    for (const km of [1, 10, 300]) expect(choosePlace(primary, second, km, preferred)).toBe(expected);
+  });
 });
 
 describe('fillBlanks', () => {
   it.each<[string, Place, number | null, Partial<Place>]>([
     ['region and timezone from a city within 50 km, not a postal code of another town', geoCity, 10, { timezone: 'America/Los_Angeles', postal: '' }],
+    ['region and timezone from a city exactly 50 km away', geoCity, 50, { timezone: 'America/Los_Angeles', region: 'California', postal: '' }],
     ['nothing from a city more than 50 km away (the zone comes from its own coordinates)', geoCity, 60, { timezone: 'America/Los_Angeles', postal: '', region: '' }],
     ['not the country centroid\'s zone from a source that names only the country', geoCountry, null, { timezone: 'America/Los_Angeles' }],
     ['the postal code from the same city', place({ ...geoCity, city: 'mountain view' }), 3, { postal: '94089' }],
@@ -68,7 +80,8 @@ describe('fillBlanks', () => {
 });
 
 describe('onlyZoneOf', () => {
-  it.each([['FR', 'Europe/Paris'], ['JP', 'Asia/Tokyo'], ['US', ''], ['AU', ''], ['', ''], ['ZZ', ''], ['not a code', '']])(
+  // 'Latn' is a script, not a region: the locale has no zones at all.
+  it.each([['FR', 'Europe/Paris'], ['JP', 'Asia/Tokyo'], ['US', ''], ['AU', ''], ['', ''], ['ZZ', ''], ['not a code', ''], ['Latn', '']])(
     '%j has the single zone %j', (code, zone) => expect(onlyZoneOf(code)).toBe(zone));
 });
 
