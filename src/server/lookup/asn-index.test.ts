@@ -75,6 +75,17 @@ describe('AsnIndex', () => {
     ['a truncated index', new Uint8Array(AsnIndex.compile(V4, V6, 'x').serialize().subarray(0, 100))],
   ])('refuses %s', (_, bytes) => expect(AsnIndex.load(bytes)).toBeUndefined());
 
+  it('refuses an index whose last network names an organisation past its list', () => {
+    const good = AsnIndex.compile(V4, V6, 'x');
+    const bytes = good.serialize();
+    // The organisation ids are the last words before the version and the names.
+    const lastId = bytes.byteLength - 'x'.length - Buffer.byteLength(good.orgs.join('\n')) - 4;
+    for (const [id, loads] of [[good.orgs.length - 1, true], [good.orgs.length, false]] as const) {
+      new DataView(bytes.buffer, bytes.byteOffset).setUint32(lastId, id, true);
+      expect(AsnIndex.load(bytes) !== undefined).toBe(loads);
+    }
+  });
+
   it('agrees with a plain scan over thousands of ranges spread across many /16 buckets', () => {
     let seed = 7;
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);

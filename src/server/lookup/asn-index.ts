@@ -93,6 +93,9 @@ export class AsnIndex extends SortedRanges {
     const version = text.decode(new Uint8Array(bytes.buffer, at, versionBytes));
     const orgs = text.decode(new Uint8Array(bytes.buffer, at + versionBytes, blobBytes)).split('\n');
     if (orgs.length !== orgCount) return undefined;
+    // A network naming an organisation the file does not hold would answer no name at all.
+    const orgIds = parts[5];
+    for (let i = 0; i < orgIds.length; i++) if (orgIds[i]! >= orgCount) return undefined;
     return new AsnIndex(version, parts, orgs);
   }
 
