@@ -50,11 +50,20 @@ describe('fillBlanks', () => {
     ['nothing from a city more than 50 km away (the zone comes from its own coordinates)', geoCity, 60, { timezone: 'America/Los_Angeles', postal: '', region: '' }],
     ['not the country centroid\'s zone from a source that names only the country', geoCountry, null, { timezone: 'America/Los_Angeles' }],
     ['the postal code from the same city', place({ ...geoCity, city: 'mountain view' }), 3, { postal: '94089' }],
+    ['no postal code from another town whose name is as long', place({ ...geoCity, city: 'Half Moon Bay' }), 30, { postal: '', region: 'California' }],
     ['nothing from another country', place({ ...geoCanada, timezone: 'America/Toronto', region: 'Ontario' }), 5, { timezone: 'America/Los_Angeles', region: '' }],
   ])('takes %s', (_, other, km, expected) => {
     const chosen = place({ ...dbipCity, region: '' });
     fillBlanks(chosen, other, km);
     expect(chosen).toMatchObject(expected);
+  });
+
+  it('takes the postal code from the same city written with a composed or a decomposed İ', () => {
+    // 'İzmir' lower-cases to six code units, 'I\u0307zmir' (I + combining dot) too: same name.
+    const izmir = place({ city: 'İzmir', countryCode: 'TR', latitude: 38.41, longitude: 27.14 });
+    const chosen = place({ ...izmir });
+    fillBlanks(chosen, place({ ...izmir, city: 'I\u0307zmir', postal: '35000' }), 2);
+    expect(chosen.postal).toBe('35000');
   });
 
   it('takes the zone of a single-zone country when no source gave one', () => {
@@ -74,8 +83,21 @@ describe('fillBlanks', () => {
 
   it('never overwrites what the chosen source said', () => {
     const chosen = place({ ...dbipCity, timezone: 'America/Los_Angeles', postal: '94043' });
-    fillBlanks(chosen, place({ ...geoCity, city: 'Mountain View', timezone: 'America/Denver', postal: '1' }), 1);
+    fillBlanks(chosen, place({ ...geoCity, city: 'Mountain View', timezone: 'America/Denver', postal: '1', region: 'CA' }), 1);
     expect(chosen).toMatchObject({ timezone: 'America/Los_Angeles', postal: '94043', region: 'California' });
+  });
+
+  it('takes the zone of an agreeing city before the one its own coordinates fall in', () => {
+    // South Bend, Indiana and Niles, Michigan: 17 km apart, on either side of a zone line.
+    const chosen = place({ city: 'South Bend', countryCode: 'US', latitude: 41.676, longitude: -86.252 });
+    fillBlanks(chosen, place({ city: 'Niles', countryCode: 'US', region: 'Michigan', timezone: 'America/Detroit' }), 17);
+    expect(chosen.timezone).toBe('America/Detroit');
+  });
+
+  it('keeps the zone a source gave for a bare country that has several', () => {
+    const chosen = place({ ...geoCountry });
+    fillBlanks(chosen, null, null);
+    expect(chosen.timezone).toBe('America/Chicago');
   });
 });
 

@@ -53,7 +53,7 @@ export function fillBlanks(chosen: Place, other: Place | null, consensusKm: numb
 }
 
 function sameName(a: string, b: string): boolean {
-  return a === b || (a.length === b.length && a.toLowerCase() === b.toLowerCase());
+  return a === b || a.toLowerCase() === b.toLowerCase();
 }
 
 const zoneOfCountry = new Map<string, string>();
