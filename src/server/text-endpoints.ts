@@ -90,7 +90,8 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
       const body = memo.get(ip);
       if (body !== undefined) return jsonText(200, body, timingHeaders(performance.now() - start, 'memo'));
     }
-    const found = timedLookup(engine, ip, asked === null ? { headers: req.headers } : undefined);
+    // No request headers: they shape only the device, which these answers do not carry.
+    const found = timedLookup(engine, ip);
     if (!found) return invalidIp(ip);
     const timing = timingHeaders(found.ms);
     if (isJson) {
