@@ -154,6 +154,7 @@ describe('POST /api/lookup/bulk', () => {
     const res = await post(path, JSON.stringify(['8.8.8.8', 'nope', '=cmd()']), headers);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="ip-lookup.csv"');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     const text = await res.text();
     expect(text.endsWith('\r\n')).toBe(true);
     const lines = text.trimEnd().split('\r\n');
@@ -164,6 +165,8 @@ describe('POST /api/lookup/bulk', () => {
     const { data } = (await lookup('/api/lookup/8.8.8.8')).body;
     expect(data.longitude).toBeLessThan(0);
     expect(lines[1]).toContain(`,${data.latitude},${data.longitude},`);
+    // A found row's error cell, the last one, is empty.
+    expect(lines[1]).toMatch(/,(true|false),$/);
     expect(lines[2]).toMatch(/^nope,(,){12}"""nope"" is not a valid/);
     expect(lines[3]).toMatch(/^'=cmd\(\)/);
   });

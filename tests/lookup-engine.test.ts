@@ -13,7 +13,7 @@ import { loadGroundTruth } from '../bench/accuracy/ground-truth.ts';
 import { emptyPlace } from '../src/server/lookup/city-source.ts';
 import { createEngine, engineFrom, InvalidIpError, type Engine, type LookupContext } from '../src/server/lookup/engine.ts';
 import { AsnIndex } from '../src/server/lookup/asn-index.ts';
-import { openSources, type Sources } from '../src/server/lookup/sources.ts';
+import { openCitySource, openSources, type Sources } from '../src/server/lookup/sources.ts';
 import table from '../src/server/lookup/network-types.json' with { type: 'json' };
 import { writeMmdb } from './fixtures/mmdb-writer.ts';
 
@@ -34,6 +34,7 @@ describe('public addresses', () => {
   it('answers 8.8.8.8 as AS15169 Google in the US, from all three sources, in the shared record shape', () => {
     const response = engine.lookup('8.8.8.8');
     expect(LookupResponseSchema.parse(response)).toEqual(response);
+    expect(response.success).toBe(true);
     expect(response.data).toMatchObject({
       ip: '8.8.8.8', ip_version: 'ipv4', asn: 'AS15169', asn_org: 'Google LLC', isp: 'Google LLC', org: 'Google LLC',
       country: 'US', country_code: 'US', country_name: 'United States', network_type: 'business', reserved: null,
@@ -57,6 +58,24 @@ describe('public addresses', () => {
   it('answers an IPv4-mapped IPv6 address exactly as the IPv4 address', () => {
     expect(engine.lookup('::ffff:8.8.8.8')).toEqual(engine.lookup('8.8.8.8'));
     expect(engine.lookup(' 2001:4860:4860:0:0:0:0:8888 ').data.ip).toBe('2001:4860:4860::8888');
+  });
+
+  it('answers an address with surrounding whitespace as the bare address, and shows it without the whitespace', () => {
+    const padded = engine.lookup(' 8.8.8.8\t');
+    expect(padded.data.ip).toBe('8.8.8.8');
+    expect(padded).toEqual(engine.lookup('8.8.8.8'));
+  });
+
+  it("gives each city source's own place before merging, naming the source, and none for a reserved address", () => {
+    const value = parseIp('8.8.8.8')!.value as number;
+    const [p, s] = [emptyPlace(), emptyPlace()];
+    expect(sources.primary!.find4(value, p) && sources.second!.find4(value, s)).toBe(true);
+    expect(p.city).toBe('Mountain View');
+    expect(engine.sourcePlaces('8.8.8.8')).toEqual([
+      { source: 'dbip-city', city: p.city, latitude: p.latitude, longitude: p.longitude },
+      { source: 'geolite2-city', city: s.city, latitude: s.latitude, longitude: s.longitude },
+    ]);
+    expect(engine.sourcePlaces('10.0.0.1')).toEqual([]);
   });
 
   it('measures the distance between the two sources and derives confidence and accuracy from it', () => {
@@ -123,13 +142,15 @@ describe('public addresses', () => {
 describe('reserved addresses', () => {
   it.each([
     ['127.0.0.1', 'Loopback'], ['10.0.0.1', 'Private network'], ['192.168.1.1', 'Private network'], ['::1', 'Loopback'],
-    ['100.64.1.1', 'Carrier-grade NAT'], ['fe80::1%eth0', 'Link-local'], ['198.51.100.7', 'Documentation'],
-  ])('answers %s as "%s" without a lookup', (ip, kind) => {
+    ['100.64.1.1', 'Carrier-grade NAT'], ['fe80::1%eth0', 'Link-local'], [' fe80::1%eth0\t', 'Link-local'], ['198.51.100.7', 'Documentation'],
+  ])('answers %j as "%s" without a lookup', (ip, kind) => {
     const response = engine.lookup(ip);
     expect(LookupResponseSchema.parse(response)).toEqual(response);
+    expect(response.success).toBe(true);
+    // Nothing is known of the place: the radius is half the Earth, as with no database at all.
     expect(response.data).toMatchObject({
       reserved: kind, isp: kind, org: kind, network_type: 'private', city: 'Unknown', country: 'Unknown', asn: 'Unknown',
-      latitude: 0, longitude: 0, vpn_detected: false, confidence_score: 0.3,
+      latitude: 0, longitude: 0, vpn_detected: false, confidence_score: 0.3, accuracy_radius: UNKNOWN_RADIUS_M, accuracy_tier: 'low',
     });
     expect(response.sources_used).toEqual([]);
   });
@@ -141,6 +162,14 @@ describe('invalid input', () => {
 
   it('throws InvalidIpError, not a TypeError, for a non-string from an untyped caller', () => {
     expect(() => engine.lookup(undefined as unknown as string)).toThrow(InvalidIpError);
+  });
+
+  it.each([
+    ['nope', 'Not an IP address: "nope"'],
+    ['x'.repeat(200), `Not an IP address: "${'x'.repeat(64)}"`],
+  ])('says which input it rejected, cut to 64 characters (%#)', (input, message) => {
+    expect(() => engine.lookup(input)).toThrow(new InvalidIpError(message));
+    expect(() => engine.sourcePlaces(input)).toThrow(new InvalidIpError(message));
   });
 });
 
@@ -167,6 +196,9 @@ describe('browser signals', () => {
     [{ lat: Number.NaN, lng: 0, accuracy: 10 }, 'ip'],
     [{ lat: 0, lng: Number.POSITIVE_INFINITY, accuracy: 10 }, 'ip'],
     [{ lat: 0, lng: 0, accuracy: Number.POSITIVE_INFINITY }, 'ip'],
+    // An untyped caller's strings are no coordinates, even when they read as numbers.
+    [{ lat: '48.8' as unknown as number, lng: 2, accuracy: 10 }, 'ip'],
+    [{ lat: 48.8, lng: '2' as unknown as number, accuracy: 10 }, 'ip'],
   ])('takes the GPS fix %j as location source %s', (browserLocation, source) => {
     expect(engine.lookup('8.8.8.8', { browserLocation }).data.location_source).toBe(source);
   });
@@ -179,7 +211,8 @@ describe('browser signals', () => {
     const clean = engine.lookup('8.8.8.8', { webrtc: { candidates: ['192.168.0.7', '8.8.8.8', 'abc.local'] } });
     expect(clean.data.vpn.detected).toBe(false);
     expect(clean.webrtc).toEqual([]);
-    expect(engine.lookup('8.8.8.8').webrtc).toBeUndefined();
+    // Without candidates the response has no webrtc field at all (not one set to undefined).
+    expect(engine.lookup('8.8.8.8')).not.toHaveProperty('webrtc');
   });
 
   // Real ASN data: Comcast's 73.0.0.0/8 and 2601::/20 are both AS7922; Deutsche Telekom is AS3320.
@@ -265,6 +298,27 @@ describe('missing or broken databases', () => {
     ]);
   });
 
+  it("answers from the ASN index's first range (row 0), and not from it outside every range", () => {
+    const v4 = (ip: string) => parseIp(ip)!.value as number;
+    // One range, AS64500, whose organisation is the first name: a VPN brand.
+    const asn = new AsnIndex('first-row', [
+      Uint32Array.of(v4('11.0.0.0')), Uint32Array.of(v4('11.255.255.255')),
+      new Uint32Array(0), new Uint32Array(0), Uint32Array.of(64500), Uint32Array.of(0),
+    ], ['NordVPN S.A.']);
+    const alone = engineFrom({ asn });
+    const inside = alone.lookup('11.1.1.1');
+    expect(inside.sources_used).toEqual(['asn']);
+    expect(inside.data).toMatchObject({ asn: 'AS64500', asn_org: 'NordVPN S.A.', isp: 'NordVPN S.A.', org: 'NordVPN S.A.' });
+    expect(inside.data.privacy).toMatchObject({ vpn: true, service: 'NordVPN S.A.' });
+    expect(inside.data.vpn.indicators).toContain('Known VPN provider');
+
+    const outside = alone.lookup('8.8.8.8', { webrtc: { candidates: ['9.9.9.9'] } });
+    expect(outside.sources_used).toEqual([]);
+    expect(outside.data).toMatchObject({ asn: 'Unknown', isp: 'Unknown' });
+    // Neither address has a network in the data: nothing shows the candidate is the visitor's own.
+    expect(outside.webrtc).toEqual([{ ip: '9.9.9.9', ip_version: 'ipv4', kind: 'leak' }]);
+  });
+
   it('with no database at all, gives the spec fallback record', () => {
     const response = engineFrom({}).lookup('8.8.8.8');
     expect(response.sources_used).toEqual([]);
@@ -282,6 +336,17 @@ describe('missing or broken databases', () => {
     expect(degraded.sources).toEqual(['dbip-city', 'asn']);
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/GEOIP_CITY_DB .*missing\.mmdb unavailable/));
     expect(degraded.lookup('8.8.8.8').data).toMatchObject({ asn: 'AS15169', country: 'US' });
+  }, 60_000);
+
+  it('warns once, every missing source in that one line, and not at all when every source opens', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const emptyDist = mkdtempSync(path.join(tmpdir(), 'no-dist-'));
+    await createEngine({ geoipCityDb: path.join(emptyDist, 'missing.mmdb'), asnIndex: path.join(emptyDist, 'missing.bin') });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toMatch(/^lookup: GEOIP_CITY_DB .*missing\.mmdb unavailable \(.*\); its fields will be empty; asn unavailable \(.*missing\.bin.*\); its fields will be empty$/);
+    warn.mockClear();
+    expect((await createEngine()).sources).toEqual(['dbip-city', 'geolite2-city', 'asn']);
+    expect(warn).not.toHaveBeenCalled();
   }, 60_000);
 });
 
@@ -311,4 +376,52 @@ describe('GEOIP_CITY_DB', () => {
     expect(wide).toMatchObject({ city: 'Edinburgh', place_source: 'geoip2-city', accuracy_radius: 1_000_000, accuracy_tier: 'low' });
     expect(wide.distance_consensus).toBeGreaterThan(200);
   }, 60_000);
+});
+
+describe("an operator's City file next to DB-IP", () => {
+  let operator: Exclude<Sources['second'], undefined>;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'geoip-'));
+    const file = path.join(dir, 'GeoIP2-City.mmdb');
+    const gb = { iso_code: 'GB' };
+    writeFileSync(file, writeMmdb([
+      // About 14 km from DB-IP's London (a band where the model prefers the second source), with no region.
+      ['81.2.69.0/24', { city: { names: { en: 'Wembley' } }, country: gb, location: { latitude: 51.556, longitude: -0.2796, time_zone: 'Europe/London' } }],
+      // A country alone: the same as DB-IP's (London), then another one (DB-IP says Carden, GB).
+      ['81.2.70.0/24', { country: gb }],
+      ['81.2.71.0/24', { country: { iso_code: 'FR' } }],
+      // A place for a private range, which no lookup may use.
+      ['10.0.0.0/8', { city: { names: { en: 'Nowhere' } }, country: gb, location: { latitude: 51, longitude: 0 } }],
+    ], 'GeoIP2-City'));
+    const opened = await openCitySource(undefined, file);
+    if (opened instanceof Error) throw opened;
+    operator = opened;
+  });
+
+  it("shows the second source's place with the region DB-IP names when they agree", () => {
+    const { data } = engineFrom({ primary: sources.primary, second: operator }).lookup('81.2.69.160');
+    expect(data).toMatchObject({ city: 'Wembley', place_source: 'geoip2-city', region: 'England', country: 'GB' });
+    expect(consensusBand(data.distance_consensus!)).toBe(1);
+  });
+
+  it.each([
+    ['names the same country as DB-IP: one source names a city', '81.2.70.1', 0.6],
+    ['names another country than DB-IP: the sources disagree', '81.2.71.1', 0.5],
+  ])('a country alone that %s', (_, ip, confidence) => {
+    const { data } = engineFrom({ primary: sources.primary, second: operator }).lookup(ip);
+    expect(data).toMatchObject({ place_source: 'dbip-city', country: 'GB', confidence_score: confidence });
+  });
+
+  it('answering alone with a country and no city: the country is known, so confidence 0.4 and the region tier', () => {
+    const { data, sources_used } = engineFrom({ second: operator }).lookup('81.2.70.1');
+    expect(sources_used).toEqual(['geoip2-city']);
+    expect(data).toMatchObject({ city: 'Unknown', country: 'GB', confidence_score: 0.4, accuracy_tier: 'region' });
+  });
+
+  it('gives no source place for a reserved address, even one the file has a record for', () => {
+    const alone = engineFrom({ second: operator });
+    expect(alone.sourcePlaces('10.0.0.1')).toEqual([]);
+    expect(alone.sourcePlaces('81.2.69.1')).toEqual([{ source: 'geoip2-city', city: 'Wembley', latitude: 51.556, longitude: -0.2796 }]);
+  });
 });

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
-import { JsonMemo } from '../src/server/text-endpoints.ts';
+import type { AppRequest } from '../src/server/http.ts';
+import { answersCommandLine, JsonMemo } from '../src/server/text-endpoints.ts';
 import { createTestApp, type AppRequestFn } from './app-harness.ts';
 import { startTestServer, type TestServer } from './http-harness.ts';
 
@@ -74,6 +75,18 @@ describe('curl host/', () => {
     expect(/^application\/json/.test(res.headers.get('content-type') ?? ''), 'the record').toBe(kind === 'json');
   });
 
+  // What the rate limit counts as the command line (routes.ts isLimited).
+  it.each<[string, Record<string, string>, boolean]>([
+    ['/', { accept: 'application/json', 'user-agent': 'Mozilla/5.0' }, true],
+    ['/', { accept: 'text/plain', 'user-agent': 'Mozilla/5.0' }, true],
+    ['/', { 'user-agent': 'curl/8.5.0' }, true],
+    ['/', { accept: 'text/html', 'user-agent': 'Mozilla/5.0' }, false],
+    ['/about', { accept: 'application/json', 'user-agent': 'Mozilla/5.0' }, false],
+    ['/about', { 'user-agent': 'curl/8.5.0' }, false],
+    ['/json', { accept: 'text/html', 'user-agent': 'Mozilla/5.0' }, true],
+  ])('counts %s with %j as a command-line request: %s', (path, headers, expected) => {
+    expect(answersCommandLine({ path, headers: new Headers(headers) } as unknown as AppRequest)).toBe(expected);
+  });
 });
 
 describe('pages, over a socket', () => {
@@ -139,6 +152,18 @@ describe('one field per endpoint', () => {
     const fresh = await (await request('/api/lookup/9.9.9.9')).json();
     expect(again.body).toBe(JSON.stringify(fresh.data) + '\n');
     expect(JSON.parse(again.body).location_source).toBe('ip');
+  });
+
+  it('times a memo answer by the time the memo took', async () => {
+    await text('/json?ip=8.8.4.4');
+    const before = performance.now();
+    const { res } = await text('/json?ip=8.8.4.4');
+    const elapsed = performance.now() - before;
+    const timing = res.headers.get('server-timing') ?? '';
+    expect(timing).toMatch(/\(memo\)"$/);
+    const dur = Number(/dur=([\d.]+)/.exec(timing)?.[1]);
+    expect(dur).toBeGreaterThanOrEqual(0);
+    expect(dur).toBeLessThanOrEqual(elapsed + 0.001); // toFixed(3) rounds by at most half a microsecond
   });
 
   it.each(['/ip?ip=bad', '/json?ip=1.2.3', '/country?ip=', '/asn?ip=%E2%80%8B'])('answers %s with 400 invalid_ip', async (path) => {

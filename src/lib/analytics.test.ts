@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { countChange, DashboardSchema, maskedNetwork, periodWindow, rateChange, type Period } from './analytics.ts';
 
 const t = (iso: string) => Date.parse(iso);
@@ -77,5 +77,18 @@ describe('DashboardSchema: the /api/analytics answer as the browser reads it', (
 
   it('rejects an answer without the overall correction figures', () => {
     expect(DashboardSchema.safeParse({ ...answer, accuracy: { ...answer.accuracy, corrections: undefined } }).success).toBe(false);
+  });
+
+  // The schema is built once, when the module loads: imported afresh so that this test runs
+  // the building of it.
+  it.each([
+    ['the overall correction count', { corrections: 'twelve' }],
+    ['the overall median', { medianKm: undefined }],
+    ['the correction count of a network type', { byNetworkType: [{ networkType: 'mobile', medianKm: 9, p90Km: null }] }],
+  ])('rejects an answer lacking or mistyping %s', async (_n, change) => {
+    vi.resetModules();
+    const fresh = await import('./analytics.ts');
+    expect(fresh.DashboardSchema.safeParse(answer).success).toBe(true);
+    expect(fresh.DashboardSchema.safeParse({ ...answer, accuracy: { ...answer.accuracy, ...change } }).success).toBe(false);
   });
 });

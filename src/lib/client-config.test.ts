@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { clientConfigFromEnv, stunUrlFor } from './client-config.ts';
 
 describe('stunUrlFor', () => {
@@ -20,8 +20,12 @@ describe('stunUrlFor', () => {
 });
 
 describe('clientConfigFromEnv: map tiles', () => {
-  it('shows OpenStreetMap tiles, credited, when the operator names none', () => {
-    expect(clientConfigFromEnv({}, 0)).toMatchObject({
+  it('shows OpenStreetMap tiles, credited, when the operator names none', async () => {
+    // A fresh copy: the defaults are set when the module loads, and mutation testing counts
+    // them as tested only by a test that loads it.
+    vi.resetModules();
+    const fresh = await import('./client-config.ts');
+    expect(fresh.clientConfigFromEnv({}, 0)).toMatchObject({
       tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
       tileAttribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
     });

@@ -22,6 +22,7 @@ describe('distanceConsensus', () => {
     ['the second source is silent: null', london, null, null],
     ['the first source is silent: null', null, london, null],
     ['one source names only a country: null', london, { city: '', latitude: 37.751, longitude: -97.822 }, null],
+    ['the first source names only a country: null', { city: '', latitude: 37.751, longitude: -97.822 }, london, null],
     ['a source without coordinates: null', london, { city: 'Somewhere', latitude: NaN, longitude: NaN }, null],
   ] as const)('gives %s', (_, a, b, expected) => {
     expect(distanceConsensus(a, b)).toBe(expected);

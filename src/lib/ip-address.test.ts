@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatIp, isPublicIp, nat64Embedded, normalizeIp, parseCidr, cidrContains, parseIp, reservedKind, RESERVED_RANGES } from './ip-address.ts';
 
 describe('normalizeIp', () => {
@@ -22,6 +22,31 @@ describe('normalizeIp', () => {
     // IPv4: an empty part at either end or in the middle, a letter where a digit goes.
     '1..2.3', '.1.2.3', '1.2.3.', '1.2.3.a', '1.2.3.4a'])(
     'rejects %j', (input) => expect(normalizeIp(input)).toBeUndefined());
+
+  // The hand-written IPv6 scanner's edges: the longest spelling (45 characters), an IPv4
+  // tail after six groups, seven groups beside a `::` (which stands for one zero group).
+  it.each([
+    ['ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255', 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+    ['0000:0000:0000:0000:0000:0000:255.255.255.255', '::ffff:ffff'],
+    ['1:2:3:4:5:6:1.2.3.4', '1:2:3:4:5:6:102:304'],
+    ['1:2:3:4:5:6:7::', '1:2:3:4:5:6:7:0'],
+    ['1::3:4:5:6:7:8', '1:0:3:4:5:6:7:8'],
+    ['::2:3:4:5:6:7:8', '0:2:3:4:5:6:7:8'],
+    ['09af:AF::', '9af:af::'],
+  ])('reads the IPv6 edge spelling %j as %j', (input, expected) => expect(normalizeIp(input)).toBe(expected));
+
+  it.each([
+    // A character just outside 0-9, a-f, A-F where a hex digit goes.
+    '1::/', '1::@', '1::`', '1::G', '1::g', '@::1', '`::1',
+    // An empty group: three colons in a row.
+    '1:::2', ':::1',
+    // A trailing single colon after a full or a compressed address.
+    '1:2:3:4:5:6:7:8:', '1::2:',
+    // A separator that is not a colon.
+    '1x2::', '1:2 3::',
+    // Too few groups without `::`, eight groups with it.
+    '1:2:3:4:5:6:7', '1:2', '1::2:3:4:5:6:7:8', '::1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8::',
+  ])('rejects the IPv6 spelling %j', (input) => expect(normalizeIp(input)).toBeUndefined());
 });
 
 describe('reservedKind', () => {
@@ -80,6 +105,16 @@ describe('reservedKind', () => {
     ['::ffff:10.0.0.1', 'Private network'], ['::ffff:8.8.8.8', undefined], ['::1.2.3.4', 'Reserved'],
   ])('classifies %s as %s', (ip, kind) => expect(reservedKind(parseIp(ip)!)).toBe(kind));
 
+  it('builds its range tables from the registry list when the module loads (a fresh copy)', async () => {
+    // The IPv4 and IPv6 tables are derived once, at import: load the module inside the test
+    // so a wrong table fails here, not only in a test that imported it earlier.
+    vi.resetModules();
+    const fresh = await import('./ip-address.ts');
+    for (const [ip, kind] of [['10.1.2.3', 'Private network'], ['255.255.255.255', 'Broadcast'], ['fe80::1', 'Link-local'], ['::1', 'Loopback'], ['8.8.8.8', undefined], ['2001:4860:4860::8888', undefined]] as const) {
+      expect(fresh.reservedKind(fresh.parseIp(ip)!), ip).toBe(kind);
+    }
+  });
+
   it('calls an address public only when it is valid and not reserved', () => {
     expect(isPublicIp('8.8.8.8')).toBe(true);
     expect(isPublicIp('192.168.0.1')).toBe(false);
@@ -109,6 +144,17 @@ describe('CIDR', () => {
     ['10.0.0.0/8', '10.255.1.1', true], ['10.0.0.0/8', '11.0.0.1', false], ['0.0.0.0/0', '8.8.8.8', true],
     ['2001:db8::/32', '2001:db8:ffff::1', true], ['2001:db8::/32', '2001:db9::1', false], ['1.2.3.4', '1.2.3.4', true],
     ['10.0.0.0/8', '::ffff:10.0.0.1', true], ['::/0', '10.0.0.1', false],
+    // An IPv4 block never holds an IPv6 address, even one whose high bits are all zero.
+    ['0.0.0.0/0', '::1', false], ['10.0.0.0/8', '::a00:1', false],
   ])('%s contains %s: %s', (cidr, ip, expected) => expect(cidrContains(parseCidr(cidr)!, parseIp(ip)!)).toBe(expected));
-  it.each(['10.0.0.0/33', '::/129', '1.2.3.4/-1', 'x/8', '1.2.3.4/8/1', '10.0.0.0/08x'])('rejects %s', (c) => expect(parseCidr(c)).toBeUndefined());
+  it.each(['10.0.0.0/33', '::/129', '1.2.3.4/-1', 'x/8', '1.2.3.4/8/1', '10.0.0.0/08x',
+    // A length is one to three decimal digits and nothing else, though Number() would read these.
+    '10.0.0.0/', '10.0.0.0/+8', '10.0.0.0/ 8', '10.0.0.0/0x8', '10.0.0.0/1e1', '10.0.0.0/8.0', '::/0100',
+  ])('rejects %j', (c) => expect(parseCidr(c)).toBeUndefined());
+
+  it.each([
+    [' 10.0.0.0/8 ', 4, 8], ['\t2001:db8::/32\n', 6, 32], ['10.0.0.0/0', 4, 0], ['1.2.3.4', 4, 32], ['::1', 6, 128], ['::/128', 6, 128],
+  ])('reads %j as an IPv%i block of %i bits', (c, version, bits) => {
+    expect(parseCidr(c)).toMatchObject({ version, bits });
+  });
 });

@@ -47,6 +47,8 @@ describe('utcOffsetMinutes', () => {
   it.each([
     ['Pacific/Kiritimati', 'went from -10:40 to -10:00 at 10:40 UTC on 1 October 1979', Date.UTC(1979, 9, 1, 10, 30), -640, Date.UTC(1979, 9, 1, 10, 40), -600],
     ['Africa/Monrovia', 'left GMT-00:44:30 for GMT at 00:44:30 UTC on 7 January 1972', Date.UTC(1972, 0, 7, 0, 40), undefined, Date.UTC(1972, 0, 7, 0, 44, 40), 0],
+    // Its offset after the change is the one it has in 1970.
+    ['America/Phoenix', 'left war time (-06:00) for -07:00 at 06:01 UTC on 1 January 1944', Date.UTC(1944, 0, 1, 6, 0, 30), -360, Date.UTC(1944, 0, 1, 6, 5), -420],
   ] as const)('gives %s (which %s) the same answers whichever instant is asked first', async (zone, _, before, offsetBefore, after, offsetAfter) => {
     for (const first of [before, after]) {
       const { utcOffsetMinutes: offsetOf } = await freshTimezone();

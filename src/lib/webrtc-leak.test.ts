@@ -83,6 +83,8 @@ describe('sameNetwork', () => {
     ['an unknown other side never matches', { asn: 2, org: 'Acme' }, null, false],
     ['names that differ only in a digit are different networks', { asn: 1, org: 'Net 1' }, { asn: 2, org: 'Net 2' }, false],
     ['names in other scripts are compared too', { asn: 1, org: 'Ростелеком' }, { asn: 2, org: 'РОСТЕЛЕКОМ' }, true],
+    // Lower-cased, the dotted capital İ is i plus a combining dot, which is dropped like punctuation.
+    ['a Turkish name in capitals with the dotted İ', { asn: 1, org: 'TÜRK TELEKOMÜNİKASYON A.Ş.' }, { asn: 2, org: 'Türk Telekomünikasyon A.Ş.' }, true],
   ])('%s', (_, a, b, expected) => expect(sameNetwork(a, b)).toBe(expected));
 });
 

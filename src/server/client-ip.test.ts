@@ -50,6 +50,10 @@ describe('clientIp', () => {
     ['trusts IPv6 loopback by name', '::1', { 'x-forwarded-for': '198.51.100.7' }, 'loopback', '198.51.100.7'],
     ['skips empty entries in the trust list', '10.0.0.2', { 'x-forwarded-for': '198.51.100.7' }, '192.0.2.1,, 10.0.0.0/8', '198.51.100.7'],
     ['keeps a peer it cannot parse as it is', 'unix-socket', { 'x-forwarded-for': '198.51.100.7' }, 'loopback', 'unix-socket'],
+    ['strips a port from a hop written after a comma and a space', '127.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.7:5555' }, 'loopback', '198.51.100.7'],
+    ['treats a Forwarded value quoted only up to its port as garbage', '127.0.0.1', { forwarded: 'for="198.51.100.7":4711' }, 'loopback', '127.0.0.1', 'Forwarded'],
+    ['treats a hop with quotes inside it as garbage', '127.0.0.1', { 'x-forwarded-for': '198.51.100."7"' }, 'loopback', '127.0.0.1'],
+    ['reads for= and not a parameter that only starts with for', '127.0.0.1', { forwarded: 'forx=6.6.6.6;for=198.51.100.9' }, 'loopback', '198.51.100.9', 'Forwarded'],
   ];
   it.each(cases)('%s', (_name, peer, h, trust, expected, header) => {
     expect(clientIp(peer, headers(h), parseTrustProxy(trust, header))).toBe(expected);
@@ -64,7 +68,7 @@ describe('parseTrustProxy', () => {
     expect(parseTrustProxy(value)).toEqual(expected);
   });
   it.each([
-    ['10.0.0.0/8, ::1', 2], ['loopback,private', 6], ['linklocal', 2],
+    ['10.0.0.0/8, ::1', 2], ['loopback,private', 6], ['private, loopback', 6], ['linklocal', 2],
   ])('reads %j as %i CIDRs', (value, count) => {
     const trust = parseTrustProxy(value);
     expect(trust.kind === 'cidrs' && trust.cidrs.length).toBe(count);
@@ -99,6 +103,8 @@ describe('forwardedProtoIsHttps', () => {
     ['does not read a parameter that only ends in proto', '127.0.0.1', { forwarded: 'for=1.2.3.4;xproto=https' }, 'loopback', false, 'Forwarded'],
     ['is false without any header', '127.0.0.1', {}, 'loopback', false],
     ['is false for a peer it cannot parse', 'unix-socket', { 'x-forwarded-proto': 'https' }, 'loopback', false],
+    ['does not read a scheme with quotes inside it', '127.0.0.1', { 'x-forwarded-proto': 'http"s"' }, 'loopback', false],
+    ['does not read a quoted proto followed by more text', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto="http"s' }, 'loopback', false, 'Forwarded'],
   ] as const)('%s', (_n, peer, h, trust, expected, header?: string) => {
     expect(forwardedProtoIsHttps(peer, headers(h), parseTrustProxy(trust, header))).toBe(expected);
   });

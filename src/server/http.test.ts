@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { firstAnswer, invalidIpMessage, mapAnswer, methodNotAllowed, timedLookup, type AppRequest, type AppResponse, type Handler } from './http.ts';
+import type * as z from 'zod/mini';
+import { describeIssue, firstAnswer, invalidIpMessage, mapAnswer, methodNotAllowed, timedLookup, type AppRequest, type AppResponse, type Handler } from './http.ts';
 import { InvalidIpError, type Engine } from './lookup/engine.ts';
 
 const req = { method: 'GET', path: '/x' } as AppRequest;
@@ -57,5 +58,16 @@ describe('timedLookup', () => {
   });
   it('lets any other failure through', () => {
     expect(() => timedLookup(engineThrowing(new RangeError('broken')), '8.8.8.8')).toThrow('broken');
+  });
+});
+
+describe('describeIssue', () => {
+  const error = (issues: Array<{ path: PropertyKey[]; message: string }>) => ({ issues }) as unknown as z.core.$ZodError;
+  it.each<[string, Array<{ path: PropertyKey[]; message: string }>, string]>([
+    ['the first issue with its path', [{ path: ['items', 0], message: 'Too big' }, { path: ['x'], message: 'Other' }], 'items.0: Too big'],
+    ['an issue at the top as the body', [{ path: [], message: 'Expected object' }], 'body: Expected object'],
+    ['a general sentence when there is no issue', [], 'The request body does not have the expected shape.'],
+  ])('words %s', (_, issues, message) => {
+    expect(describeIssue(error(issues))).toBe(message);
   });
 });

@@ -5,30 +5,32 @@ import { structuredDataProblems } from '../../../tests/support/structured-data.t
 const URL_ = 'https://example.test/tool/what-is-my-ip';
 
 describe('JSON-LD builders', () => {
-  it.each<[string, JsonLd, Record<string, unknown>]>([
-    ['a free networking application', softwareApplicationLd({ name: 'What Is My IP', description: 'd', url: URL_, keywords: ['a', 'b'] }),
+  // Built inside the test, not when the table is: a builder's answer is what is under test.
+  it.each<[string, () => JsonLd, Record<string, unknown>]>([
+    ['a free networking application', () => softwareApplicationLd({ name: 'What Is My IP', description: 'd', url: URL_, keywords: ['a', 'b'] }),
       { '@type': 'SoftwareApplication', offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' }, applicationSubCategory: 'Networking', keywords: 'a, b' }],
-    ['an article with its author', articleLd({ headline: 'H', description: 'D', url: URL_, datePublished: '2025-01-15', author: 'Ada' }),
+    ['an article with its author', () => articleLd({ headline: 'H', description: 'D', url: URL_, datePublished: '2025-01-15', author: 'Ada' }),
       { '@type': 'Article', dateModified: '2025-01-15', author: { '@type': 'Organization', name: 'Ada' } }],
-    ['a how-to with numbered steps and a duration', howToLd({ name: 'Hide', steps: ['One', 'Two'], time: '10 minutes' }),
+    ['a how-to with numbered steps and a duration', () => howToLd({ name: 'Hide', steps: ['One', 'Two'], time: '10 minutes' }),
       { '@type': 'HowTo', totalTime: 'PT10M', step: [
         { '@type': 'HowToStep', position: 1, name: 'One', text: 'One' },
         { '@type': 'HowToStep', position: 2, name: 'Two', text: 'Two' }] }],
-    ['an FAQ page', faqPageLd([{ question: 'Q?', answer: 'A.' }]),
+    ['an FAQ page', () => faqPageLd([{ question: 'Q?', answer: 'A.' }]),
       { '@type': 'FAQPage', mainEntity: [{ '@type': 'Question', name: 'Q?', acceptedAnswer: { '@type': 'Answer', text: 'A.' } }] }],
-    ['a breadcrumb trail', breadcrumbListLd([{ name: 'Home', url: 'https://example.test/' }, { name: 'Tools', url: 'https://example.test/tools' }]),
+    ['a breadcrumb trail', () => breadcrumbListLd([{ name: 'Home', url: 'https://example.test/' }, { name: 'Tools', url: 'https://example.test/tools' }]),
       { '@type': 'BreadcrumbList', itemListElement: [
         { '@type': 'ListItem', position: 1, name: 'Home', item: 'https://example.test/' },
         { '@type': 'ListItem', position: 2, name: 'Tools', item: 'https://example.test/tools' }] }],
-    ['a collection page', webPageLd({ type: 'CollectionPage', name: 'N', description: 'D', url: URL_ }),
+    ['a collection page', () => webPageLd({ type: 'CollectionPage', name: 'N', description: 'D', url: URL_ }),
       { '@type': 'CollectionPage', name: 'N', url: URL_ }],
-    ['a plain page when no type is given', webPageLd({ name: 'N', description: 'D', url: URL_ }),
+    ['a plain page when no type is given', () => webPageLd({ name: 'N', description: 'D', url: URL_ }),
       { '@type': 'WebPage', name: 'N', description: 'D', url: URL_ }],
-    ['an article in its blog category', articleLd({ headline: 'H', description: 'D', url: URL_, datePublished: '2025-01-15', author: 'Ada', section: 'Privacy' }),
+    ['an article in its blog category', () => articleLd({ headline: 'H', description: 'D', url: URL_, datePublished: '2025-01-15', author: 'Ada', section: 'Privacy' }),
       { '@type': 'Article', articleSection: 'Privacy' }],
-    ['a guide\'s how-to with its description and page', howToLd({ name: 'Hide', steps: ['One'], time: '5 minutes', description: 'Steps to hide it', url: URL_ }),
+    ['a guide\'s how-to with its description and page', () => howToLd({ name: 'Hide', steps: ['One'], time: '5 minutes', description: 'Steps to hide it', url: URL_ }),
       { '@type': 'HowTo', description: 'Steps to hide it', url: URL_, totalTime: 'PT5M' }],
-  ])('builds %s with every required field', (_, block, expected) => {
+  ])('builds %s with every required field', (_, build, expected) => {
+    const block = build();
     expect(block).toMatchObject({ '@context': 'https://schema.org', ...expected });
     expect(structuredDataProblems(block)).toEqual([]);
   });

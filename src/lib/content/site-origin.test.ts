@@ -19,9 +19,11 @@ describe('siteOriginPlugin', () => {
     const code = { value: 'curl https://<host>/\ncurl https://<host>/asn' };
     const plain = { value: 'nothing to do' };
     const link = { url: 'https://<host>/json' };
+    const otherLink = { url: 'https://other.example/json' };
     plugin.code(code, ctx);
     plugin.text(plain, ctx);
     plugin.link(link, ctx);
+    plugin.link(otherLink, ctx);
     expect(set).toEqual([
       [code, 'value', 'curl https://ip.example.org/\ncurl https://ip.example.org/asn'],
       [link, 'url', 'https://ip.example.org/json'],

@@ -67,6 +67,16 @@ describe('CityIndex ranking', () => {
       [{ name: 'West York', pop: 10_000 }, { name: 'York', pop: 1000 }], 'york', ['York', 'West York']],
     ['a place without other names is found by its own name only',
       [{ name: 'Ulm', pop: 126_000 }], 'stryker', []],
+    // The place's better key comes last in key order ('pab' < 'pabb' < 'pac pab' < 'pad').
+    ['a place found again by a better key moves up, and the places after it keep their order',
+      [{ name: 'Pac Pab', pop: 1_000_000 }, { name: 'Pabb', pop: 100 }, { name: 'Pad', pop: 10_000 }], 'pa', ['Pac Pab', 'Pad', 'Pabb']],
+    // Keys 'paa pab' (1st place), 'paaa' (2nd), 'pab' (1st again), all of one score.
+    ['a place found again by a key of equal score keeps its place among equals',
+      [{ name: 'X Paa Pab', pop: 1000 }, { name: 'Y Paaa', pop: 1000 }], 'pa', ['X Paa Pab', 'Y Paaa']],
+    ['a name that is only the start of the query does not match',
+      [{ name: 'Ulm', pop: 126_000 }, { name: 'York', pop: 150_000 }, { name: 'Yorkton', pop: 15_000 }], 'yorkt', ['Yorkton']],
+    ['a query longer than every name finds nothing',
+      [{ name: 'Ulm', pop: 126_000 }, { name: 'York', pop: 150_000 }, { name: 'Yorkton', pop: 15_000 }], 'yorktonx', []],
   ])('%s', (_, rows, query, expected) => {
     expect(names(indexOf(rows), query)).toEqual(expected);
   });
@@ -80,6 +90,15 @@ describe('CityIndex limits', () => {
   });
   it('keeps the best by score, best first, whatever the key order', () => {
     expect(names(index, 'town', 3)).toEqual(['Town 29', 'Town 28', 'Town 27']);
+  });
+  it('keeps the best 20 at the largest limit, best first', () => {
+    expect(names(index, 'town', 20)).toEqual(Array.from({ length: 20 }, (_, i) => `Town ${29 - i}`));
+  });
+  // Same name, same population: one score; the first in the table comes first. The index is
+  // built inside the test: its key sort is what is under test.
+  it.each([[5, ['FR', 'US']], [1, ['FR']]])('places of equal score keep table order (limit %i)', (limit, countries) => {
+    const twins = indexOf([{ name: 'Paris', pop: 1000, cc: 'FR' }, { name: 'Paris', pop: 1000, cc: 'US' }]);
+    expect(twins.search('paris', limit).map((m) => m.countryCode)).toEqual(countries);
   });
   it('answers the place with its region, country code, coordinates and population', () => {
     const match = indexOf([{ name: 'Munich', pop: 1_260_391, cc: 'DE', region: 'Bavaria' }, { name: 'Ulm', pop: 126_000, cc: 'DE' }]).search('ulm', 1)[0];

@@ -3,7 +3,8 @@ import { OrgTraits, networkTypeOfOrg } from './network-type.ts';
 
 describe('network type', () => {
   const orgs = ['Amazon.com, Inc.', 'Google LLC', 'Comcast Cable Communications, LLC', 'T-Mobile USA, Inc.', 'Acme Hosting Ltd',
-    'NordVPN S.A.', 'Example Wireless Co', 'State University', 'Rural Broadband Coop', 'Andrews & Arnold Ltd', 'Best VPS Ever'];
+    'NordVPN S.A.', 'Example Wireless Co', 'State University', 'Rural Broadband Coop', 'Andrews & Arnold Ltd', 'Best VPS Ever',
+    'iCloud Private Relay'];
   const traits = new OrgTraits(orgs);
   const id = (org: string) => orgs.indexOf(org);
 
@@ -32,6 +33,16 @@ describe('network type', () => {
     expect(traits.datacenterWord(id(org))).toBe(datacenter);
     expect(traits.vpnBrand(id(org))).toBe(brand);
   });
+
+  it.each([
+    ['AWS', 16509, 'Amazon.com, Inc.', 'asn'],
+    ['an unlisted company with a hosting word in its name', 64500, 'Acme Hosting Ltd', 'name'],
+    ['a VPS seller, by the type its name gives', 64500, 'Best VPS Ever', 'name'],
+    ['an ASN listed as business whose name holds a hosting word', 714, 'iCloud Private Relay', 'name'],
+    ['an ASN listed as business whose name holds none', 15169, 'Google LLC', null],
+    ['a residential ISP', 7922, 'Comcast Cable Communications, LLC', null],
+    ['a VPN brand by its brand alone', 64501, 'NordVPN S.A.', null],
+  ])('tells how %s (AS%i) is known as a hosting network', (_, asn, org, by) => expect(traits.hostingBy(asn, id(org))).toBe(by));
 
   it('gives the same answer before and after an organisation is first seen', () => {
     expect(traits.networkType(64500, id('Acme Hosting Ltd'))).toBe(networkTypeOfOrg('Acme Hosting Ltd'));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HOUR_MS, DAY_MS } from '../../lib/analytics.ts';
 import { NO_PREVIOUS, planBatch, prevDayBucket, prevHourBucket, segments, type Neighbors } from './plan.ts';
 import type { LookupRow } from './types.ts';
@@ -21,6 +21,22 @@ describe('previous-lookup buckets', () => {
     ['41 days before: too old to matter', at(H, 30) - 41 * DAY_MS, NO_PREVIOUS],
   ])('daily bucket: %s', (_, prev, bucket) => {
     expect(prevDayBucket(at(H, 30), prev)).toBe(bucket);
+  });
+});
+
+describe('"no previous lookup"', () => {
+  // A network is new in a window [s, e) when its row's previous-lookup bucket is below the
+  // window's bound, so "none" must sort below every real bucket, hour and day 0 included.
+  // Imported afresh here: the bucket is a module constant, fixed when the module loads.
+  it('counts a network with no earlier lookup as new even in a window starting at hour 1 or day 1', async () => {
+    vi.resetModules();
+    const plan = await import('./plan.ts');
+    const hourly = plan.planBatch([row(at(1, 30), 7)], new Map([[7, { before: null, after: [] }]])).networkHours;
+    expect(hourly).toHaveLength(1);
+    expect(hourly[0]!.prevHour).toBeLessThan(plan.segments(at(1), at(1, 31), 'hour').prevBound);
+    const daily = plan.planBatch([row(DAY_MS + at(1), 7)], new Map([[7, { before: null, after: [] }]])).networkDays;
+    expect(daily).toHaveLength(1);
+    expect(daily[0]!.prevDay).toBeLessThan(plan.segments(DAY_MS, DAY_MS + at(2), 'day').prevBound);
   });
 });
 
@@ -72,5 +88,27 @@ describe('planBatch', () => {
     const plan = planBatch([row(at(H, 55), 7)], new Map([[7, { before: null, after: [stored] }]]));
     expect(plan.updates).toEqual([]);
     expect(plan.inserts[0]!.prevAt).toBe(at(H, 50));
+  });
+
+  it('puts a new row after a stored row of the same instant, as its larger id will', () => {
+    const stored = { id: 12, at: at(H, 30), prevAt: at(H, 10) };
+    const plan = planBatch([row(at(H, 30), 7)], new Map([[7, { before: at(H, 10), after: [stored] }]]));
+    expect(plan.inserts[0]!.prevAt).toBe(at(H, 30));
+    expect(plan.updates).toEqual([]);
+  });
+
+  it('updates no stored row whose previous lookup is already at the time of the late row before it', () => {
+    // A stored lookup at 10 (the one `before` names) and one at 40 pointing at it; the
+    // new row at 10 lands between them, at the very time the row at 40 already names.
+    const stored = { id: 3, at: at(H, 40), prevAt: at(H, 10) };
+    const plan = planBatch([row(at(H, 10), 7)], new Map([[7, { before: at(H, 10), after: [stored] }]]));
+    expect(plan.inserts[0]!.prevAt).toBe(at(H, 10));
+    expect(plan.updates).toEqual([]);
+    expect(plan.networkHours).toEqual([{ hour: H, prevHour: H, prevDay: Math.floor(at(H) / DAY_MS), n: 1 }]);
+  });
+
+  it('refuses a batch with a network the store fetched no neighbours for', () => {
+    expect(() => planBatch([row(at(H), 7), row(at(H), 8)], new Map([[7, { before: null, after: [] }]])))
+      .toThrow('planBatch: no neighbours for network 8');
   });
 });
