@@ -2,6 +2,8 @@
 // processes), loaded with autocannon at 50 connections on 127.0.0.1. Prints medians and
 // ratios; writes bench/results/api.json.
 // Targets (issue 3): /ip >= 0.9x bare req/s; /json >= 0.75x; p99 < 5 ms; start < 2 s; RSS < 400 MB.
+// Targets (issue 13): / with gzip >= 0.25x bare, p99 < 10 ms; its first byte < 2 ms on the
+// server (Server-Timing) and at most 10 KB sent; /json over 10k addresses >= 0.7x.
 //
 // How it keeps the comparison fair on a small, noisy machine:
 // - With two or more cores and `taskset`, every server runs on core 1 and this process
@@ -55,9 +57,23 @@ const distinct = {
   },
 };
 
+// `/` as a browser asks for it (issue 13): gzip accepted. One visitor reloading (the caller
+// 127.0.0.1, so the same record every time: after its second answer, the kept page), and
+// 10,000 distinct visitors, each a fresh lookup and a fresh page (the servers trust
+// X-Forwarded-For from loopback, TRUST_PROXY=loopback, so the bench can be them).
+const BROWSER_PAGE = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36', 'accept-encoding': 'br, gzip', accept: 'text/html' };
+let pageClients = 0;
+const visitors = {
+  requests: [{ method: 'GET', path: '/', headers: { ...BROWSER_PAGE, 'x-forwarded-for': addresses[0] } }],
+  setupClient: (client) => {
+    const at = (pageClients++ * 200) % addresses.length;
+    client.setRequests([...addresses.slice(at), ...addresses.slice(0, at)].map((ip) => ({ method: 'GET', path: '/', headers: { ...BROWSER_PAGE, 'x-forwarded-for': ip } })));
+  },
+};
+
 const dataDirs = [mkdtempSync(path.join(tmpdir(), 'bench-api-on-')), mkdtempSync(path.join(tmpdir(), 'bench-api-off-'))];
-const ours = await start('ours', ['src/server/main.ts'], { DATA_DIR: dataDirs[0] });
-const oursOff = await start('ours, ANALYTICS=off', ['src/server/main.ts'], { DATA_DIR: dataDirs[1], ANALYTICS: 'off' });
+const ours = await start('ours', ['src/server/main.ts'], { DATA_DIR: dataDirs[0], TRUST_PROXY: 'loopback' });
+const oursOff = await start('ours, ANALYTICS=off', ['src/server/main.ts'], { DATA_DIR: dataDirs[1], ANALYTICS: 'off', TRUST_PROXY: 'loopback' });
 // What a browser sends with its own lookup (src/stores/lookup.ts): recorded when analytics are on.
 const browserLookup = {
   headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36', 'sec-fetch-mode': 'cors', accept: 'application/json' },
@@ -79,7 +95,8 @@ const targets = [
   ['ours /json?ip=8.8.8.8, memo', { url: ours.url + '/json?ip=8.8.8.8' }],
   [JSON_ON, { url: ours.url, ...distinct }],
   [JSON_OFF, { url: oursOff.url, ...distinct }],
-  ['ours / (HTML page)', { url: ours.url + '/' }],
+  ['ours / (HTML page), one visitor, gzip', { url: ours.url + '/', headers: BROWSER_PAGE }],
+  ['ours / (HTML page), 10k visitors, gzip', { url: ours.url, ...visitors }],
   [RECORDING_ON, { url: ours.url + '/api/lookup', ...browserLookup }],
   [RECORDING_OFF, { url: oursOff.url + '/api/lookup', ...browserLookup }],
 ];
@@ -113,6 +130,25 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].errors += r.errors + r.non2xx;
   }
 }
+// `/` alone, no load: the server's own time to the first byte (Server-Timing) and the size
+// sent, median over 25 visitors seen for the first time (a spliced page), then the same
+// visitors again (the whole page compressed now) and a third time (that page, kept).
+const pageAlone = {};
+for (const pass of ['first visit', 'second visit', 'third visit']) {
+  const dur = [];
+  const bytes = [];
+  for (const ip of addresses.slice(5000, 5025)) {
+    const res = await fetch(oursOff.url + '/', { headers: { ...BROWSER_PAGE, 'x-forwarded-for': ip } });
+    dur.push(Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing'))[1]));
+    bytes.push(Number(res.headers.get('content-length')));
+    await res.arrayBuffer();
+  }
+  pageAlone[pass] = { serverMs: median(dur), gzipBytes: median(bytes) };
+}
+
+// Memory after sustained load (issue 13: at most 1.5x RSS after start).
+const rssAfterLoad = rssMb(ours.child.pid);
+
 // What the recording server wrote and dropped (its queue is bounded: under this load it may drop, and says so).
 await drained();
 const analytics = await recording();
@@ -137,6 +173,8 @@ const rows = Object.entries(results).map(([name, r]) => ({
 console.log(`\n${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections, WEB_CONCURRENCY=${WORKERS}, node ${process.version}, ${PIN ? 'servers on core 1, autocannon on core 0' : 'not pinned'}`);
 console.table(rows);
 console.log(`analytics on / off, same rounds: /json over 10k addresses (not recorded) ${ratio(JSON_ON, JSON_OFF)}x; a browser's own /api/lookup (recorded every time, the writer thread on the same core: worst case, no target) ${ratio(RECORDING_ON, RECORDING_OFF)}x; the recording server's analytics: ${JSON.stringify(analytics)}; waited ${(drainMs / 1000).toFixed(1)} s in all for its queue to be written before rounds`);
+console.log(`RSS of ours: ${rss.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after the rounds (${(rssAfterLoad / rss).toFixed(2)}x)`);
+console.log(`/ for one visitor with no load (issue 13): ${JSON.stringify(pageAlone)}`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, analyticsOnOverOff: { json: ratio(JSON_ON, JSON_OFF), recordedLookup: ratio(RECORDING_ON, RECORDING_OFF) }, analytics, drainSeconds: +(drainMs / 1000).toFixed(1), startMs: ours.startMs, rssMb: rss }, null, 2));
+writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, analyticsOnOverOff: { json: ratio(JSON_ON, JSON_OFF), recordedLookup: ratio(RECORDING_ON, RECORDING_OFF) }, analytics, drainSeconds: +(drainMs / 1000).toFixed(1), pageAlone, startMs: ours.startMs, rssMb: rss, rssAfterLoadMb: rssAfterLoad }, null, 2));

@@ -26,5 +26,6 @@ for (const file of walk(CLIENT)) {
   after += br.length;
 }
 console.log(`postbuild: precompressed ${count} files, ${(before / 1024).toFixed(0)} KiB -> ${(after / 1024).toFixed(0)} KiB brotli`);
+await (await import('./build-islands.mjs')).buildIslands(); // the islands the `/` shell renders per visitor
 await import('./build-asn-index.ts'); // the ASN index the lookup engine loads at start
 await import('./build-city-index.ts'); // the city search index the server loads at start

@@ -13,6 +13,7 @@ import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppR
 import { oneLine } from './log.ts';
 import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
 import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
+import type { PageShell } from './shell/page-shell.ts';
 
 /** Renders an on-demand page through Astro, with locals for the page. */
 export type PageRenderer = (req: IncomingMessage, res: ServerResponse, locals: App.Locals) => Promise<void>;
@@ -23,16 +24,32 @@ export interface AppParts {
   handlers: Handler[];
   /** What /healthz reports (health.ts). */
   health: Health;
-  /** The on-demand pages (absent when there is no build): which paths, their renderer and their locals. */
-  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals>; handles: (path: string) => boolean };
+  /**
+   * The on-demand pages (absent when there is no build): which paths, their renderer and
+   * their locals, and the prebuilt shells (shell/page-shell.ts) that answer some of them
+   * without rendering.
+   */
+  page?: {
+    render: PageRenderer;
+    locals: (req: AppRequest) => App.Locals | Promise<App.Locals>;
+    handles: (path: string) => boolean;
+    shells?: ReadonlyMap<string, PageShell>;
+  };
 }
+
+/** An answer as it goes on the wire: status, node's flat header list, body. */
+interface WireAnswer { status: number; headers: string[]; body: Buffer | undefined }
 
 /** A request as dispatch sees it, from a socket or in-process. */
 interface Incoming { method: string; url: string; headers: AppRequest['headers']; peer: string; body(): Promise<Buffer> }
 
 /** What dispatch decided besides a handler-style answer: a file, or the page to render. */
 class FileReply { readonly file: FileAnswer; constructor(file: FileAnswer) { this.file = file; } }
-class PageReply { readonly locals: App.Locals; constructor(locals: App.Locals) { this.locals = locals; } }
+class PageReply {
+  readonly path: string;
+  readonly locals: App.Locals;
+  constructor(path: string, locals: App.Locals) { this.path = path; this.locals = locals; }
+}
 type Reply = AppResponse | FileReply | PageReply;
 
 /** The node:http listener, which also answers in-process. */
@@ -40,9 +57,9 @@ export interface AppListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /**
    * Answers without a socket, as the listener would; `peer` is the socket address the
-   * request comes from (default 127.0.0.1). The pages rendered per request (`/`, `/ip-2`,
-   * `/lookup/{ip}`) render only into node's response, so they answer 501 here: test them
-   * over a socket.
+   * request comes from (default 127.0.0.1). The pages served from a shell (`/`, `/ip-2`)
+   * answer here too; those Astro renders per request (`/lookup/{ip}`) render only into
+   * node's response, so they answer 501 here: test them over a socket.
    */
   request(path: string, init?: RequestInit): Promise<Response>;
 }
@@ -64,7 +81,7 @@ export function createApp(parts: AppParts): AppListener {
     if (page?.handles(path)) {
       if (!isRead) return notAllowed(inc.method);
       const locals = page.locals(appReq);
-      return locals instanceof Promise ? locals.then((l) => new PageReply(l)) : new PageReply(locals);
+      return locals instanceof Promise ? locals.then((l) => new PageReply(path, l)) : new PageReply(path, locals);
     }
     const q = inc.url.indexOf('?');
     const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1), page?.handles);
@@ -113,8 +130,38 @@ export function createApp(parts: AppParts): AppListener {
     ? { ...reply.file, headers: withHsts(reply.file.headers, https) }
     : flatten(reply, https);
 
-  function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean): void | Promise<void> {
+  /**
+   * A page answered from its shell: the record spliced in, gzip when the client takes it,
+   * Server-Timing with the time since the request arrived. Undefined when the page has no
+   * shell (or the shell failed on this record, which is logged: Astro renders it instead).
+   */
+  function fromShell(reply: PageReply, method: string, acceptEncoding: string | null, https: boolean, arrived: number): WireAnswer | undefined {
+    const shell = page?.shells?.get(reply.path);
+    const lookup = reply.locals.lookup;
+    if (!shell || !lookup) return undefined;
+    const gzip = acceptEncoding !== null && /\bgzip\b/.test(acceptEncoding);
+    let body;
+    try {
+      body = shell.fill(lookup, gzip);
+    } catch (error) {
+      console.error(`${reply.path} from its shell failed, rendering through Astro: ${oneLine(error)}`);
+      return undefined;
+    }
+    const headers = [...Object.entries(pageHeaders[https ? 1 : 0]), ...Object.entries(shell.headers)].flat();
+    headers.push('vary', 'accept-encoding');
+    if (gzip) headers.push('content-encoding', 'gzip');
+    headers.push('content-length', String(body.length), 'server-timing', `page;dur=${(performance.now() - arrived).toFixed(3)};desc="Lookup and page"`);
+    return { status: 200, headers, body: method === 'HEAD' ? undefined : body };
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean, arrived: number): void | Promise<void> {
     if (reply instanceof PageReply) {
+      const answer = fromShell(reply, req.method ?? 'GET', req.headers['accept-encoding'] ?? null, https, arrived);
+      if (answer) {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+        return;
+      }
       const headers = pageHeaders[https ? 1 : 0];
       for (const name in headers) res.setHeader(name, headers[name]!);
       return page!.render(req, res, reply.locals);
@@ -125,17 +172,18 @@ export function createApp(parts: AppParts): AppListener {
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const arrived = performance.now();
     const headers = new NodeHeaders(req);
     const peer = req.socket.remoteAddress ?? '';
     const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
     const fail = (error: unknown) => {
       // A client that went away (an aborted upload) is no fault of ours: nothing to answer or log.
       if (res.headersSent || req.socket.destroyed) res.destroy();
-      else void send(req, res, failure(error, req.method ?? '', req.url ?? ''), https);
+      else void send(req, res, failure(error, req.method ?? '', req.url ?? ''), https, arrived);
     };
     try {
       const reply = dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', headers, peer, body: () => readBody(req, config.bodyLimit) });
-      const sent = reply instanceof Promise ? reply.then((r) => send(req, res, r, https)) : send(req, res, reply, https);
+      const sent = reply instanceof Promise ? reply.then((r) => send(req, res, r, https, arrived)) : send(req, res, reply, https, arrived);
       if (sent) sent.catch(fail);
     } catch (error) {
       fail(error);
@@ -143,6 +191,7 @@ export function createApp(parts: AppParts): AppListener {
   };
 
   async function request(path: string, init: RequestInit = {}): Promise<Response> {
+    const arrived = performance.now();
     const { method, headers, peer, body } = inProcessRequest(init, config.bodyLimit);
     let reply: Reply;
     try {
@@ -150,8 +199,12 @@ export function createApp(parts: AppParts): AppListener {
     } catch (error) {
       reply = failure(error, method, path);
     }
-    if (reply instanceof PageReply) return new Response(`The page ${path.split('?')[0]} renders only over a socket.\n`, { status: 501 });
-    return toResponse(method, onWire(reply, forwardedProtoIsHttps(peer, headers, config.trustProxy)));
+    const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
+    if (reply instanceof PageReply) {
+      const answer = fromShell(reply, method, headers.get('accept-encoding'), https, arrived);
+      return answer ? toResponse(method, answer) : new Response(`The page ${path.split('?')[0]} renders only over a socket.\n`, { status: 501 });
+    }
+    return toResponse(method, onWire(reply, https));
   }
 
   return Object.assign(listener, { request });

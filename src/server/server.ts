@@ -10,11 +10,15 @@ import { createApp, type AppListener, type PageRenderer } from './app.ts';
 import type { Config } from './config.ts';
 import { createRoutes, type Routes } from './routes.ts';
 import { loadStaticSite, type StaticSite } from './static-site.ts';
+import { loadShells } from './shell/load.ts';
+
+/** The address whose record the page shells are cut from (any full record would do). */
+const PLACEHOLDER_IP = '8.8.8.8';
 
 type NodeMiddleware = (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
 /** The Astro handler for on-demand pages, from the build; undefined when there is no build. */
-async function loadPageRenderer(distDir: string): Promise<PageRenderer | undefined> {
+export async function loadPageRenderer(distDir: string): Promise<PageRenderer | undefined> {
   const entry = path.join(distDir, 'server', 'entry.mjs');
   if (!existsSync(entry)) return undefined;
   const { handler } = (await import(pathToFileURL(entry).href)) as { handler: NodeMiddleware };
@@ -40,7 +44,8 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
     loadPageRenderer(distDir),
   ]);
   warnOnRetentionMismatch(site, config.analytics.retentionDays);
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage };
+  const shells = renderPage && await loadShells(renderPage, distDir, { clientIp: PLACEHOLDER_IP, lookup: routes.engine.lookup(PLACEHOLDER_IP), clientConfig: config.client });
+  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, shells };
   return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health }), site, routes };
 }
 

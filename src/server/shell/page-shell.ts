@@ -1,0 +1,153 @@
+/**
+ * `/` as a prebuilt shell: the page Astro rendered once, at start, for a placeholder
+ * record, cut where the visitor's record goes. What changes per visitor is only what
+ * depends on the record: the `props` of the islands that take it (the record, written as
+ * Astro writes it) and those islands' server HTML, rendered per request by the very island
+ * components through the string renderer (jsx-string.ts). Everything else (layout, texts,
+ * scripts, the CSP that hashes them) is the shell's, byte for byte.
+ *
+ * Compiling checks itself: each island the shell cuts out must render, for the placeholder,
+ * exactly what Astro rendered; a page the shell cannot reproduce is refused (the server
+ * then renders it through Astro as before). tests/page-shell.test.ts compares whole pages,
+ * shell against Astro, over many records.
+ *
+ * Compressed answers are one gzip member spliced from parts (gzip-splice.ts): the static
+ * parts compressed once, here; per request only the record's attribute (once, though five
+ * islands carry it) and the islands' HTML, each island's from a bounded cache keyed by
+ * that HTML, so a repeated answer (the VPN panel's few variants, a visitor's reload) is
+ * not compressed twice.
+ */
+import { gzipSync } from 'node:zlib';
+import type { LookupResponse } from '../../lib/record.ts';
+import { BoundedMap } from '../bounded-map.ts';
+import { propAttribute, readProps } from './astro-props.ts';
+import { gzipOf, packStatic, storedOf, type Packed } from './gzip-splice.ts';
+import type { CapturedPage } from './render-capture.ts';
+
+/** What scripts/build-islands.mjs bundles: the record's islands and the renderer they run in. */
+export interface IslandBundle {
+  islands: Record<string, (props: never) => unknown>;
+  jsx(type: unknown, props: Record<string, unknown>): unknown;
+  renderToString(node: unknown): string;
+}
+
+/** A cut in the shell: the record's attribute, or an island's HTML. */
+interface IslandHole { kind: 'island'; name: string; component: unknown; props: Record<string, unknown> }
+type Hole = { kind: 'record' } | IslandHole;
+const RECORD: Hole = { kind: 'record' };
+
+const ISLAND_TAG = /<astro-island\s[^>]*>/g;
+const CLOSE = '</astro-island>';
+const END_MARK = '<!--astro:end-->';
+/** The component's name in its built file name: `/_astro/IpBox.DmHuddO0.js` → IpBox. */
+const componentName = (tag: string) => /\scomponent-url="[^"]*\/([A-Za-z0-9_]+)\.[^"/]*"/.exec(tag)?.[1];
+
+/**
+ * How the visitor's parts are compressed, chosen by measurement on this page (one core):
+ * zlib takes about 25 µs for each 1-3 KB part at any level (most of it setting up), more
+ * than all the rest of the page, so a first answer stores them as they are and compresses
+ * only the static parts (once, at start, level 9). A reload gets the whole page at level 6:
+ * 0.8 ms once, then kept.
+ */
+const REPEAT_LEVEL = 6;
+
+export class ShellError extends Error {}
+
+export class PageShell {
+  /** The shell's headers that are the page's own (content type, its CSP), lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly #static: Buffer[];
+  readonly #staticPacked: Packed[];
+  readonly #holes: Hole[];
+  readonly #bundle: IslandBundle;
+  /** The records answered last, by their attribute: null once seen, the whole page's gzip (about 12 KB) when seen again. */
+  readonly #pages = new BoundedMap<string, Buffer | null>(512);
+
+  private constructor(statics: string[], holes: Hole[], headers: Record<string, string>, bundle: IslandBundle) {
+    this.#static = statics.map((text) => Buffer.from(text));
+    this.#holes = holes;
+    this.headers = headers;
+    this.#bundle = bundle;
+    this.#staticPacked = this.#static.map((text, i) => packStatic(text, i === statics.length - 1));
+  }
+
+  /** Cuts the page Astro rendered for `placeholder`; throws ShellError when it cannot reproduce it. */
+  static compile(page: CapturedPage, placeholder: LookupResponse, bundle: IslandBundle): PageShell {
+    if (page.status !== 200) throw new ShellError(`the page answered ${page.status}`);
+    const { html } = page;
+    const record = propAttribute(placeholder);
+    const statics: string[] = [];
+    const holes: Hole[] = [];
+    let cursor = 0;
+    for (const match of html.matchAll(ISLAND_TAG)) {
+      const tag = match[0];
+      const props = /\sprops="([^"]*)"/.exec(tag);
+      if (!props || !props[1]!.includes(record)) continue;
+      const name = componentName(tag);
+      const component = name === undefined ? undefined : bundle.islands[name];
+      if (!component) throw new ShellError(`the island ${name ?? tag.slice(0, 80)} takes the record but has no string renderer (src/server/shell/islands.ts)`);
+      const attribute = match.index + props.index + ' props="'.length;
+      const at = html.indexOf(record, attribute);
+      const again = html.indexOf(record, at + 1);
+      if (again !== -1 && again < attribute + props[1]!.length) throw new ShellError(`${name}'s props carry the record twice`);
+      const islandProps = readProps(props[1]!);
+      if (!('initial' in islandProps)) throw new ShellError(`${name} takes the record under another name than initial`);
+      const start = match.index + tag.length;
+      const close = html.indexOf(CLOSE, start);
+      const end = html.startsWith(END_MARK, close - END_MARK.length) ? close - END_MARK.length : close;
+      const hole: IslandHole = { kind: 'island', name: name!, component, props: islandProps };
+      const rendered = renderIsland(bundle, hole, placeholder);
+      if (rendered !== html.slice(start, end)) {
+        throw new ShellError(`${name} renders differently through the string renderer:\n  astro: ${html.slice(start, end).slice(0, 400)}\n  shell: ${rendered.slice(0, 400)}`);
+      }
+      statics.push(html.slice(cursor, at));
+      holes.push(RECORD);
+      statics.push(html.slice(at + record.length, start));
+      holes.push(hole);
+      cursor = end;
+    }
+    if (!holes.length) throw new ShellError('no island takes the record');
+    statics.push(html.slice(cursor));
+    const headers: Record<string, string> = {};
+    for (const name of ['content-type', 'content-security-policy']) if (page.headers[name]) headers[name] = page.headers[name];
+    return new PageShell(statics, holes, headers, bundle);
+  }
+
+  /**
+   * The page for a record: the HTML, or when `gzip` its gzip file. A record seen for the
+   * first time gets the spliced gzip: static parts compressed, its own parts stored. One
+   * seen again (a reload) gets the whole page compressed at once, which is about 40% smaller
+   * than the splice (no part can refer back into another), kept by its record as the /json
+   * memo keeps answers; the key is the whole record, so a hit is the same page.
+   */
+  fill(lookup: LookupResponse, gzip: boolean): Buffer {
+    const record = propAttribute(lookup);
+    if (!gzip) return Buffer.concat(this.#chunks(lookup, Buffer.from(record)));
+    const kept = this.#pages.get(record);
+    if (kept) return kept;
+    const chunks = this.#chunks(lookup, Buffer.from(record));
+    if (kept === null) {
+      const body = gzipSync(Buffer.concat(chunks), { level: REPEAT_LEVEL });
+      this.#pages.set(record, body);
+      return body;
+    }
+    this.#pages.set(record, null);
+    const parts: Packed[] = [];
+    for (let i = 0; i < chunks.length; i++) parts.push(i % 2 ? storedOf(chunks[i]!) : this.#staticPacked[i / 2]!);
+    return Buffer.concat(gzipOf(parts));
+  }
+
+  /** The page's chunks in order: static, visitor's, static, …, static. */
+  #chunks(lookup: LookupResponse, record: Buffer): Buffer[] {
+    const chunks = [this.#static[0]!];
+    for (let i = 0; i < this.#holes.length; i++) {
+      const hole = this.#holes[i]!;
+      chunks.push(hole.kind === 'record' ? record : Buffer.from(renderIsland(this.#bundle, hole, lookup)), this.#static[i + 1]!);
+    }
+    return chunks;
+  }
+}
+
+function renderIsland(bundle: IslandBundle, hole: IslandHole, lookup: LookupResponse): string {
+  return bundle.renderToString(bundle.jsx(hole.component, { ...hole.props, initial: lookup }));
+}

@@ -1,0 +1,229 @@
+/**
+ * The prebuilt `/` shell (src/server/shell/): the page it splices for a record is the page
+ * Astro renders for that record, byte for byte but for the islands' uid attribute (a hash
+ * of their props, which Astro recomputes and the shell keeps); hostile text stays inert;
+ * gzip decodes to the same page; the server sends it with Vary and Server-Timing.
+ * Needs the build (npm test builds first).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { crc32, gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { createElement } from 'react';
+import { renderToString as reactRenderToString } from 'react-dom/server';
+import { serializeProps } from 'astro/runtime/server/serialize.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LookupResponse } from '../src/lib/record.ts';
+import { loadConfig, type Config } from '../src/server/config.ts';
+import { createRoutes, type Routes } from '../src/server/routes.ts';
+import { loadPageRenderer } from '../src/server/server.ts';
+import { escapeAttribute, propAttribute, readProps } from '../src/server/shell/astro-props.ts';
+import { combineCrc, gzipOf, packStatic, storedOf } from '../src/server/shell/gzip-splice.ts';
+import { escapeText } from '../src/server/shell/jsx-string.ts';
+import { loadIslandBundle } from '../src/server/shell/load.ts';
+import { PageShell, ShellError, type IslandBundle } from '../src/server/shell/page-shell.ts';
+import { renderCaptured } from '../src/server/shell/render-capture.ts';
+import type { PageRenderer } from '../src/server/app.ts';
+import { startTestServer, type TestServer } from './http-harness.ts';
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+const HOSTILE = '</script><script>alert(1)</script>';
+
+let dataDir: string;
+let config: Config;
+let routes: Routes;
+let render: PageRenderer;
+let bundle: IslandBundle;
+const shells = new Map<string, PageShell>();
+
+const locals = (lookup: LookupResponse | null): App.Locals => ({ clientIp: lookup?.data.ip ?? '127.0.0.1', lookup, clientConfig: config.client });
+const lookupOf = (ip: string): LookupResponse =>
+  routes.engine.lookup(ip, { headers: { get: (name: string) => name === 'user-agent' ? BROWSER : null } });
+/** What Astro renders, uid attributes left out (see the header). */
+const astroPage = async (page: string, lookup: LookupResponse) => withoutUids((await renderCaptured(render, page, locals(lookup))).html);
+const withoutUids = (html: string) => html.replace(/ uid="[^"]*"/g, '');
+const shellPage = (page: string, lookup: LookupResponse) => withoutUids(shells.get(page)!.fill(lookup, false).toString('utf8'));
+
+/** A record with every optional part empty: no place, no network, no device, no checks. */
+function bare(record: LookupResponse): LookupResponse {
+  const data = { ...record.data, city: '', region: '', postal: '', timezone: '', isp: '', org: '', asn: '', asn_org: '',
+    distance_consensus: null, place_source: null, rtt_ms: null, reserved: null,
+    privacy: { ...record.data.privacy, vpn: null, proxy: null, tor: null, relay: null, hosting: null, service: null } };
+  return { ...record, data, device: null, sources_used: [] };
+}
+
+/** A record whose texts try to break out of the page: tags, quotes, ampersands. */
+function hostile(record: LookupResponse): LookupResponse {
+  return {
+    ...record,
+    data: {
+      ...record.data, city: HOSTILE, region: '"quoted" & <b>bold</b>', country_name: "O'Land &amp; <i>", isp: `'single' & "double" < >`,
+      postal: '&lt;', timezone: '\u2028\\"', asn_org: HOSTILE,
+      vpn: { detected: true, confidence: 90, indicators: [HOSTILE, '"x"'], reasons: ['<img src=x onerror=alert(1)>', "it's & so"] },
+      privacy: { ...record.data.privacy, service: HOSTILE },
+    },
+  };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'page-shell-'));
+  config = loadConfig({ ANALYTICS: 'off', DATA_DIR: dataDir, STUN_PORT: '0' });
+  routes = await createRoutes(config, 'dist');
+  const renderer = await loadPageRenderer('dist');
+  const islands = await loadIslandBundle('dist');
+  if (!renderer || !islands) throw new Error('tests/page-shell.test.ts needs the build: run npm run build');
+  render = renderer;
+  bundle = islands;
+  const placeholder = lookupOf('8.8.8.8');
+  for (const page of ['/', '/ip-2']) shells.set(page, PageShell.compile(await renderCaptured(render, page, locals(placeholder)), placeholder, bundle));
+}, 60_000);
+afterAll(async () => {
+  await routes?.analytics.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the spliced page is the page Astro renders', () => {
+  const cases: Array<[string, () => LookupResponse]> = [
+    ['an IPv4 address', () => lookupOf('81.2.69.160')],
+    ['an IPv6 address', () => lookupOf('2001:4860:4860::8888')],
+    ['a reserved address', () => lookupOf('127.0.0.1')],
+    ['a record with every optional part empty', () => bare(lookupOf('81.2.69.160'))],
+    ['a record with hostile texts', () => hostile(lookupOf('81.2.69.160'))],
+    ['a hostile reserved record', () => hostile(lookupOf('10.1.2.3'))],
+  ];
+  for (const page of ['/', '/ip-2']) {
+    it.each(cases)(`${page}: %s`, async (_, make) => {
+      const lookup = make();
+      expect(shellPage(page, lookup)).toBe(await astroPage(page, lookup));
+    });
+  }
+
+  it('for records with arbitrary texts', async () => {
+    const base = lookupOf('81.2.69.160');
+    const text = fc.string({ unit: fc.constantFrom('a', ' ', '<', '>', '&', '"', "'", '/', '\\', 'é', '\u2028', '😀', '\n', '-'), maxLength: 12 });
+    await fc.assert(fc.asyncProperty(text, text, text, fc.boolean(), async (city, isp, reason, detected) => {
+      const lookup = { ...base, data: { ...base.data, city, isp, vpn: { detected, confidence: 50, indicators: detected ? ['name'] : [], reasons: detected ? [reason] : [] } } };
+      expect(shellPage('/', lookup)).toBe(await astroPage('/', lookup));
+    }), { numRuns: 25 });
+  }, 60_000);
+
+  it('keeps hostile texts inert: escaped in the text and in the props', () => {
+    const html = shells.get('/')!.fill(hostile(lookupOf('81.2.69.160')), false).toString('utf8');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    // The islands hydrate from the props: they read back to the hostile record.
+    const props = [...html.matchAll(/<astro-island [^>]*component-url="[^"]*\/IpBox\.[^"]*"[^>]*props="([^"]*)"/g)].map((m) => readProps(m[1]!));
+    expect(props).toHaveLength(1);
+    expect((props[0]!.initial as LookupResponse).data.city).toBe(HOSTILE);
+  });
+});
+
+describe('escaping, as Astro and React do it', () => {
+  const texts = ['<', '>', '&', '"', "'", HOSTILE, '&amp;', '\\', '\u2028', '\u0000', '\ud800', 'plain', ''];
+
+  it.each(texts)('a prop %j is written as Astro writes it', (text) => {
+    const value = { s: text, n: [1.5, -0, null, undefined, true, { [text]: text }] };
+    expect(`{&quot;v&quot;:${propAttribute(value)}}`).toBe(escapeAttribute(serializeProps({ v: value }, {} as never)));
+  });
+
+  it.each(texts.filter((t) => t !== '\u0000'))('text %j is escaped as React escapes it, in text and in attributes', (text) => {
+    expect(`<p title="${escapeText(text)}">${escapeText(text)}</p>`).toBe(reactRenderToString(createElement('p', { title: text }, text)));
+  });
+
+  it('refuses what a record never holds, rather than write it wrong', () => {
+    for (const value of [new Date(0), new Map(), 1n, () => 1]) expect(() => propAttribute(value)).toThrow(TypeError);
+  });
+});
+
+describe('gzip spliced from parts', () => {
+  it('decodes to the page, first as a splice and then, seen again, compressed whole', () => {
+    const shell = shells.get('/')!;
+    const lookup = lookupOf('81.2.69.161');
+    const html = shell.fill(lookup, false);
+    const first = shell.fill(lookup, true);
+    const again = shell.fill(lookup, true);
+    expect(gunzipSync(first)).toEqual(html);
+    expect(gunzipSync(again)).toEqual(html);
+    expect(again.length).toBeLessThan(first.length);
+    expect(shell.fill(lookup, true)).toBe(again);
+  });
+
+  it('combines CRCs as zlib computes them over the whole', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 300 }), (a, b) => {
+      const [x, y] = [Buffer.from(a), Buffer.from(b)];
+      expect(combineCrc(crc32(x), crc32(y), storedOf(y).shift)).toBe(crc32(Buffer.concat([x, y])));
+    }));
+  });
+
+  it('stores parts of any length, across the 65,535-byte block limit', () => {
+    for (const n of [0, 1, 65_535, 65_536, 140_000]) {
+      const part = Buffer.alloc(n, 'x');
+      const gzip = Buffer.concat(gzipOf([packStatic(Buffer.from('<p>'), false), storedOf(part), packStatic(Buffer.from('</p>'), true)]));
+      expect(gunzipSync(gzip).length).toBe(n + 7);
+    }
+  });
+});
+
+describe('a page the shell cannot reproduce is refused', () => {
+  it('an island that takes the record but has no string renderer', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const { IpBox: _, ...others } = bundle.islands;
+    expect(() => PageShell.compile(page, placeholder, { ...bundle, islands: others })).toThrow(/IpBox takes the record/);
+  });
+
+  it('an island the string renderer renders differently', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const islands = { ...bundle.islands, BadgeRow: () => 'something else' };
+    expect(() => PageShell.compile(page, placeholder, { ...bundle, islands })).toThrow(ShellError);
+  });
+
+  it('a page that did not render', () => {
+    expect(() => PageShell.compile({ status: 500, headers: {}, html: '' }, lookupOf('8.8.8.8'), bundle)).toThrow(/answered 500/);
+  });
+});
+
+/** A GET as a browser sends it, the body as it came (not decoded). */
+function raw(url: string, acceptEncoding: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'user-agent': BROWSER, 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+describe('the server answers / from the shell', () => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer({ ANALYTICS: 'off' }); }, 60_000);
+  afterAll(async () => { await server?.close(); });
+
+  it.each(['/', '/ip-2'])('%s: the same page plain and gzip, with Vary and Server-Timing', async (page) => {
+    const plain = await raw(server.url + page, 'identity');
+    const zipped = await raw(server.url + page, 'br, gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    for (const res of [plain, zipped]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.vary).toBe('accept-encoding');
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.headers['server-timing']).toMatch(/^page;dur=\d+\.\d{3};desc="Lookup and page"$/);
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    }
+    expect(gunzipSync(zipped.body)).toEqual(plain.body);
+    expect(plain.body.toString('utf8')).toMatch(/data-testid="ip"[^>]*>127\.0\.0\.1<\/button>/);
+  });
+
+  it('HEAD sends the headers and no body', async () => {
+    const res = await fetch(server.url + '/', { method: 'HEAD', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBeGreaterThan(1000);
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+});
