@@ -25,6 +25,9 @@ export default defineConfig({
       'tests/analytics-workers.test.ts',
       // 400 random requests per run: slow, and every rule it reaches has its own table.
       'tests/no-5xx.property.test.ts',
+      // The `/` shell against Astro's render: both come from the build (the island bundle,
+      // Astro's server entry), which a mutant of the sources does not change.
+      'tests/page-shell.test.ts',
     ],
     testTimeout: 20_000,
     // A server start in beforeAll can take this long on a busy machine.

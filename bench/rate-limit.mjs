@@ -17,6 +17,7 @@ import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { publicAddresses } from './seeded-random.mjs';
 import { cpuSeconds, median, wrk } from './wrk.mjs';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
 const SECONDS = Number(process.env.BENCH_SECONDS || 4);
@@ -69,7 +70,7 @@ const PIN = hasTaskset && os.availableParallelism() >= 2;
 const freePort = () => new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
 async function start(args, env) {
   const port = await freePort();
-  const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
+  const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...NODE_FLAGS, ...args]] : [process.execPath, [...NODE_FLAGS, ...args]];
   const child = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', WEB_CONCURRENCY: '1', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });

@@ -6,6 +6,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 const hasTaskset = (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 /** True when servers get core 1 and this process core 0. */
@@ -23,7 +24,7 @@ export const freePort = () => new Promise((resolve) => {
 export async function start(name, args, env, readyPath = '/ip') {
   const port = await freePort();
   const t0 = performance.now();
-  const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
+  const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...NODE_FLAGS, ...args]] : [process.execPath, [...NODE_FLAGS, ...args]];
   const child = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { publicAddresses } from './seeded-random.mjs';
 import { rssMb, wrk } from './wrk.mjs';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 const SECONDS = Number(process.env.SOAK_SECONDS || 300);
 const WARMUP = Number(process.env.SOAK_WARMUP_SECONDS || 30);
@@ -49,7 +50,7 @@ const ROUTES = [
 const hasTaskset = (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 const PIN = hasTaskset && os.availableParallelism() >= 2 && WORKERS === '1';
 const port = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
-const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, 'src/server/main.ts']] : [process.execPath, ['src/server/main.ts']];
+const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...NODE_FLAGS, 'src/server/main.ts']] : [process.execPath, [...NODE_FLAGS, 'src/server/main.ts']];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'soak-'));
 const server = spawn(cmd, argv, { env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve, reject) => {

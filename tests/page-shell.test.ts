@@ -22,7 +22,7 @@ import { loadPageRenderer } from '../src/server/server.ts';
 import { escapeAttribute, propAttribute, readProps } from '../src/server/shell/astro-props.ts';
 import { combineCrc, gzipOf, packStatic, storedOf } from '../src/server/shell/gzip-splice.ts';
 import { escapeText } from '../src/server/shell/jsx-string.ts';
-import { loadIslandBundle } from '../src/server/shell/load.ts';
+import { loadIslandBundle, loadShells, PLACEHOLDERS, withoutUids } from '../src/server/shell/load.ts';
 import { PageShell, ShellError, type IslandBundle } from '../src/server/shell/page-shell.ts';
 import { renderCaptured } from '../src/server/shell/render-capture.ts';
 import type { PageRenderer } from '../src/server/app.ts';
@@ -38,13 +38,15 @@ let render: PageRenderer;
 let bundle: IslandBundle;
 const shells = new Map<string, PageShell>();
 
-const locals = (lookup: LookupResponse | null): App.Locals => ({ clientIp: lookup?.data.ip ?? '127.0.0.1', lookup, clientConfig: config.client });
+const locals = (lookup: LookupResponse): App.Locals => ({ clientIp: lookup.data.ip, lookup, clientConfig: config.client, query: lookup.data.ip });
 const lookupOf = (ip: string): LookupResponse =>
   routes.engine.lookup(ip, { headers: { get: (name: string) => name === 'user-agent' ? BROWSER : null } });
+/** The page's path for a record: an address's page names the address. */
+const pathOf = (page: string, lookup: LookupResponse) => page === '/lookup/' ? page + lookup.data.ip : page;
 /** What Astro renders, uid attributes left out (see the header). */
-const astroPage = async (page: string, lookup: LookupResponse) => withoutUids((await renderCaptured(render, page, locals(lookup))).html);
-const withoutUids = (html: string) => html.replace(/ uid="[^"]*"/g, '');
+const astroPage = async (page: string, lookup: LookupResponse) => withoutUids((await renderCaptured(render, pathOf(page, lookup), locals(lookup))).html);
 const shellPage = (page: string, lookup: LookupResponse) => withoutUids(shells.get(page)!.fill(lookup, false).toString('utf8'));
+const PAGES = ['/', '/ip-2', '/lookup/'];
 
 /** A record with every optional part empty: no place, no network, no device, no checks. */
 function bare(record: LookupResponse): LookupResponse {
@@ -76,8 +78,8 @@ beforeAll(async () => {
   if (!renderer || !islands) throw new Error('tests/page-shell.test.ts needs the build: run npm run build');
   render = renderer;
   bundle = islands;
-  const placeholder = lookupOf('8.8.8.8');
-  for (const page of ['/', '/ip-2']) shells.set(page, PageShell.compile(await renderCaptured(render, page, locals(placeholder)), placeholder, bundle));
+  const placeholder = lookupOf(PLACEHOLDERS[0]);
+  for (const page of PAGES) shells.set(page, PageShell.compile(await renderCaptured(render, pathOf(page, placeholder), locals(placeholder)), placeholder, bundle));
 }, 60_000);
 afterAll(async () => {
   await routes?.analytics.close();
@@ -93,7 +95,7 @@ describe('the spliced page is the page Astro renders', () => {
     ['a record with hostile texts', () => hostile(lookupOf('81.2.69.160'))],
     ['a hostile reserved record', () => hostile(lookupOf('10.1.2.3'))],
   ];
-  for (const page of ['/', '/ip-2']) {
+  for (const page of PAGES) {
     it.each(cases)(`${page}: %s`, async (_, make) => {
       const lookup = make();
       expect(shellPage(page, lookup)).toBe(await astroPage(page, lookup));
@@ -105,7 +107,7 @@ describe('the spliced page is the page Astro renders', () => {
     const text = fc.string({ unit: fc.constantFrom('a', ' ', '<', '>', '&', '"', "'", '/', '\\', 'é', '\u2028', '😀', '\n', '-'), maxLength: 12 });
     await fc.assert(fc.asyncProperty(text, text, text, fc.boolean(), async (city, isp, reason, detected) => {
       const lookup = { ...base, data: { ...base.data, city, isp, vpn: { detected, confidence: 50, indicators: detected ? ['name'] : [], reasons: detected ? [reason] : [] } } };
-      expect(shellPage('/', lookup)).toBe(await astroPage('/', lookup));
+      for (const page of PAGES) expect(shellPage(page, lookup)).toBe(await astroPage(page, lookup));
     }), { numRuns: 25 });
   }, 60_000);
 
@@ -168,6 +170,23 @@ describe('gzip spliced from parts', () => {
 });
 
 describe('a page the shell cannot reproduce is refused', () => {
+  it('a placeholder whose address a text of the page also names', async () => {
+    // `/` says "e.g. /lookup/8.8.8.8": cut there, the example would name every visitor's address.
+    expect((await renderCaptured(render, '/', locals(lookupOf('8.8.8.8')))).html).toContain('/lookup/8.8.8.8');
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      const shellFor = await loadShells(render, 'dist', (ip) => locals(lookupOf(ip)), ['8.8.8.8', PLACEHOLDERS[1]]);
+      expect(shellFor('/')).toBeUndefined();
+      expect(shellFor('/lookup/1.2.3.4')).toBeUndefined();
+      expect(shellFor('/ip-2')).toBeDefined();
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings.join('\n')).toMatch(/^\/ renders through Astro per request: its shell was refused: filled for 2001:db8::7e57, it differs/m);
+  }, 30_000);
+
   it('an island that takes the record but has no string renderer', async () => {
     const placeholder = lookupOf('8.8.8.8');
     const page = await renderCaptured(render, '/', locals(placeholder));
@@ -202,7 +221,7 @@ describe('the server answers / from the shell', () => {
   beforeAll(async () => { server = await startTestServer({ ANALYTICS: 'off' }); }, 60_000);
   afterAll(async () => { await server?.close(); });
 
-  it.each(['/', '/ip-2'])('%s: the same page plain and gzip, with Vary and Server-Timing', async (page) => {
+  it.each(['/', '/ip-2', '/lookup/81.2.69.161'])('%s: the same page plain and gzip, with Vary and Server-Timing', async (page) => {
     const plain = await raw(server.url + page, 'identity');
     const zipped = await raw(server.url + page, 'br, gzip');
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -217,7 +236,8 @@ describe('the server answers / from the shell', () => {
       expect(Number(res.headers['content-length'])).toBe(res.body.length);
     }
     expect(gunzipSync(zipped.body)).toEqual(plain.body);
-    expect(plain.body.toString('utf8')).toMatch(/data-testid="ip"[^>]*>127\.0\.0\.1<\/button>/);
+    const ip = page.startsWith('/lookup/') ? page.slice('/lookup/'.length) : '127.0.0.1';
+    expect(plain.body.toString('utf8')).toMatch(new RegExp(`data-testid="ip"[^>]*>${ip.replaceAll('.', '\\.')}</button>`));
   });
 
   it('HEAD sends the headers and no body', async () => {

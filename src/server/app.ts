@@ -14,6 +14,7 @@ import { oneLine } from './log.ts';
 import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
 import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
 import type { PageShell } from './shell/page-shell.ts';
+import type { ShellFor } from './shell/load.ts';
 
 /** Renders an on-demand page through Astro, with locals for the page. */
 export type PageRenderer = (req: IncomingMessage, res: ServerResponse, locals: App.Locals) => Promise<void>;
@@ -33,7 +34,7 @@ export interface AppParts {
     render: PageRenderer;
     locals: (req: AppRequest) => App.Locals | Promise<App.Locals>;
     handles: (path: string) => boolean;
-    shells?: ReadonlyMap<string, PageShell>;
+    shell?: ShellFor;
   };
 }
 
@@ -57,8 +58,9 @@ export interface AppListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /**
    * Answers without a socket, as the listener would; `peer` is the socket address the
-   * request comes from (default 127.0.0.1). The pages served from a shell (`/`, `/ip-2`)
-   * answer here too; those Astro renders per request (`/lookup/{ip}`) render only into
+   * request comes from (default 127.0.0.1). The pages served from a shell (`/`, `/ip-2`,
+   * `/lookup/{ip}`) answer here too; those Astro renders per request (an address's page
+   * when the ask is not an address, any page whose shell was refused) render only into
    * node's response, so they answer 501 here: test them over a socket.
    */
   request(path: string, init?: RequestInit): Promise<Response>;
@@ -130,13 +132,24 @@ export function createApp(parts: AppParts): AppListener {
     ? { ...reply.file, headers: withHsts(reply.file.headers, https) }
     : flatten(reply, https);
 
+  /** A shell page's headers but length and encoding: the document set, its own (type, CSP), Vary. */
+  const shellHeaderLists = new Map<PageShell, string[][]>();
+  function shellHeaders(shell: PageShell, https: boolean): string[] {
+    let lists = shellHeaderLists.get(shell);
+    if (!lists) {
+      lists = pageHeaders.map((document) => [...Object.entries(document), ...Object.entries(shell.headers), ['vary', 'accept-encoding']].flat());
+      shellHeaderLists.set(shell, lists);
+    }
+    return lists[https ? 1 : 0]!.slice();
+  }
+
   /**
    * A page answered from its shell: the record spliced in, gzip when the client takes it,
    * Server-Timing with the time since the request arrived. Undefined when the page has no
    * shell (or the shell failed on this record, which is logged: Astro renders it instead).
    */
   function fromShell(reply: PageReply, method: string, acceptEncoding: string | null, https: boolean, arrived: number): WireAnswer | undefined {
-    const shell = page?.shells?.get(reply.path);
+    const shell = page?.shell?.(reply.path);
     const lookup = reply.locals.lookup;
     if (!shell || !lookup) return undefined;
     const gzip = acceptEncoding !== null && /\bgzip\b/.test(acceptEncoding);
@@ -147,8 +160,7 @@ export function createApp(parts: AppParts): AppListener {
       console.error(`${reply.path} from its shell failed, rendering through Astro: ${oneLine(error)}`);
       return undefined;
     }
-    const headers = [...Object.entries(pageHeaders[https ? 1 : 0]), ...Object.entries(shell.headers)].flat();
-    headers.push('vary', 'accept-encoding');
+    const headers = shellHeaders(shell, https);
     if (gzip) headers.push('content-encoding', 'gzip');
     headers.push('content-length', String(body.length), 'server-timing', `page;dur=${(performance.now() - arrived).toFixed(3)};desc="Lookup and page"`);
     return { status: 200, headers, body: method === 'HEAD' ? undefined : body };

@@ -12,9 +12,6 @@ import { createRoutes, type Routes } from './routes.ts';
 import { loadStaticSite, type StaticSite } from './static-site.ts';
 import { loadShells } from './shell/load.ts';
 
-/** The address whose record the page shells are cut from (any full record would do). */
-const PLACEHOLDER_IP = '8.8.8.8';
-
 type NodeMiddleware = (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
 /** The Astro handler for on-demand pages, from the build; undefined when there is no build. */
@@ -44,8 +41,8 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
     loadPageRenderer(distDir),
   ]);
   warnOnRetentionMismatch(site, config.analytics.retentionDays);
-  const shells = renderPage && await loadShells(renderPage, distDir, { clientIp: PLACEHOLDER_IP, lookup: routes.engine.lookup(PLACEHOLDER_IP), clientConfig: config.client });
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, shells };
+  const shell = renderPage && await loadShells(renderPage, distDir, (ip) => ({ clientIp: ip, lookup: routes.engine.lookup(ip), clientConfig: config.client, query: ip }));
+  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, shell };
   return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health }), site, routes };
 }
 

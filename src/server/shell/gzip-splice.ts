@@ -6,7 +6,7 @@
  * ends it. The gzip trailer's CRC-32 is combined from the parts' CRCs (zlib's
  * crc32_combine), so no byte of a static part is read per request.
  */
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { constants, crc32, createDeflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** A part compressed on its own, with what the trailer needs of it. */
 export interface Packed {
@@ -78,6 +78,55 @@ export function storedOf(text: Buffer, crc = crc32(text)): Packed {
     at += 5 + length;
   }
   return packedOf(deflated, text, crc);
+}
+
+/** The parts of node's zlib stream that PartDeflater drives (node:zlib's own processChunkSync uses the same). */
+interface ZlibInternals { _handle: { writeSync(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number): void } | null; _writeState: Uint32Array }
+
+/**
+ * Compresses a visitor's parts, each on its own (each ends on a full flush, which also
+ * resets the history, so no part refers into another), through one zlib stream kept open.
+ * zlib.deflateRawSync opens and closes a stream per call: its setup and the native memory
+ * it reports to V8 (which then collects sooner) cost more than compressing 2 KB. The
+ * stream is driven as node:zlib's own synchronous path drives it; should that change, the
+ * check in the constructor fails and every call goes through deflateRawSync instead.
+ */
+export class PartDeflater {
+  readonly #level: number;
+  readonly #out = Buffer.allocUnsafe(64 * 1024);
+  #stream: ZlibInternals | undefined;
+
+  constructor(level: number) {
+    this.#level = level;
+    try {
+      this.#stream = createDeflateRaw({ level }) as unknown as ZlibInternals;
+      const probe = Buffer.from('<p class="probe">probe, probe</p>');
+      if (!inflateRawSync(Buffer.concat([this.#drive(probe), this.#drive(probe), Buffer.from([3, 0])])).equals(Buffer.concat([probe, probe]))) this.#stream = undefined;
+    } catch {
+      this.#stream = undefined;
+    }
+  }
+
+  /** A part as raw deflate ending on a full flush. */
+  deflate(text: Buffer): Buffer {
+    return this.#stream ? this.#drive(text) : deflateRawSync(text, { level: this.#level, finishFlush: constants.Z_FULL_FLUSH });
+  }
+
+  #drive(text: Buffer): Buffer {
+    const { _handle: handle, _writeState: state } = this.#stream!;
+    const out = this.#out;
+    const chunks: Buffer[] = [];
+    let offset = 0;
+    let available = text.length;
+    for (;;) {
+      handle!.writeSync(constants.Z_FULL_FLUSH, text, offset, available, out, 0, out.length);
+      const [outLeft, inLeft] = [state[0]!, state[1]!];
+      chunks.push(Buffer.from(out.subarray(0, out.length - outLeft)));
+      offset += available - inLeft;
+      available = inLeft;
+      if (outLeft !== 0) return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    }
+  }
 }
 
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);

@@ -11,8 +11,21 @@ import type { PageRenderer } from '../app.ts';
 import { PageShell, ShellError, type IslandBundle } from './page-shell.ts';
 import { renderCaptured } from './render-capture.ts';
 
-/** The pages served from a shell: the visitor's own record on `/` and `/ip-2`. */
-export const SHELL_PAGES = ['/', '/ip-2'] as const;
+/**
+ * The pages served from a shell: the visitor's own record on `/` and `/ip-2`, an address's
+ * on its page (`/lookup/{ip}`, cut from the placeholder's page).
+ */
+export const SHELL_PAGES = ['/', '/ip-2', '/lookup/'] as const;
+
+/**
+ * The records the shells are cut from and checked against: any full record would do, as
+ * long as neither address appears in any text of the pages (they are cut out wherever they
+ * appear outside the islands); the check renders the second through Astro and compares.
+ */
+export const PLACEHOLDERS = ['81.2.69.160', '2001:db8::7e57'] as const;
+
+/** The shell for a path, if it has one. */
+export type ShellFor = (path: string) => PageShell | undefined;
 
 /** The island bundle of the build (scripts/build-islands.mjs), or undefined without one. */
 export async function loadIslandBundle(distDir: string): Promise<IslandBundle | undefined> {
@@ -20,22 +33,38 @@ export async function loadIslandBundle(distDir: string): Promise<IslandBundle | 
   return existsSync(file) ? (await import(pathToFileURL(file).href)) as IslandBundle : undefined;
 }
 
-/** The shells that could be built, by path. */
-export async function loadShells(render: PageRenderer, distDir: string, placeholder: App.Locals): Promise<Map<string, PageShell>> {
+/**
+ * The shells that could be built. `locals` gives a page's locals for an address (the
+ * placeholders). Each shell is checked once more: filled with the second placeholder's
+ * record, it must give the page Astro renders for it (islands' uid attributes aside: a
+ * hash of their props, which the shell keeps from the first).
+ */
+export async function loadShells(render: PageRenderer, distDir: string, locals: (ip: string) => App.Locals, placeholders: readonly [string, string] = PLACEHOLDERS): Promise<ShellFor> {
   const shells = new Map<string, PageShell>();
   const bundle = await loadIslandBundle(distDir);
-  if (!bundle || !placeholder.lookup) {
+  const [cut, check] = placeholders.map(locals);
+  if (!bundle || !cut!.lookup || !check!.lookup) {
     console.warn('pages render through Astro per request: the build has no dist/server/visitor-islands.mjs (npm run build makes it)');
-    return shells;
+    return () => undefined;
   }
   for (const page of SHELL_PAGES) {
-    const captured = await renderCaptured(render, page, placeholder);
+    const url = (ip: string) => page === '/lookup/' ? page + ip : page;
     try {
-      shells.set(page, PageShell.compile(captured, placeholder.lookup, bundle));
+      const shell = PageShell.compile(await renderCaptured(render, url(placeholders[0]), cut!), cut!.lookup, bundle);
+      const expected = withoutUids((await renderCaptured(render, url(placeholders[1]), check!)).html);
+      const filled = withoutUids(shell.fill(check!.lookup, false).toString('utf8'));
+      if (filled !== expected) {
+        const at = [...filled].findIndex((c, i) => c !== expected[i]);
+        throw new ShellError(`filled for ${placeholders[1]}, it differs from Astro's page at ${at}: ${JSON.stringify(filled.slice(Math.max(0, at - 60), at + 60))}`);
+      }
+      shells.set(page, shell);
     } catch (error) {
       if (!(error instanceof ShellError)) throw error;
       console.warn(`${page} renders through Astro per request: its shell was refused: ${error.message}`);
     }
   }
-  return shells;
+  return (path) => shells.get(path.startsWith('/lookup/') ? '/lookup/' : path);
 }
+
+/** A page without its islands' uid attributes (a hash of their props). */
+export const withoutUids = (html: string): string => html.replace(/ uid="[^"]*"/g, '');

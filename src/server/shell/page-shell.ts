@@ -11,17 +11,15 @@
  * then renders it through Astro as before). tests/page-shell.test.ts compares whole pages,
  * shell against Astro, over many records.
  *
- * Compressed answers are one gzip member spliced from parts (gzip-splice.ts): the static
- * parts compressed once, here; per request only the record's attribute (once, though five
- * islands carry it) and the islands' HTML, each island's from a bounded cache keyed by
- * that HTML, so a repeated answer (the VPN panel's few variants, a visitor's reload) is
- * not compressed twice.
+ * A first answer in gzip is one gzip member spliced from parts (gzip-splice.ts): the static
+ * parts compressed once, here, the record's attribute compressed per request, the islands'
+ * HTML stored. A reload is compressed whole, once, and kept (see fill()).
  */
 import { gzipSync } from 'node:zlib';
 import type { LookupResponse } from '../../lib/record.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { propAttribute, readProps } from './astro-props.ts';
-import { gzipOf, packStatic, storedOf, type Packed } from './gzip-splice.ts';
+import { gzipOf, packedOf, packStatic, PartDeflater, storedOf, type Packed } from './gzip-splice.ts';
 import type { CapturedPage } from './render-capture.ts';
 
 /** What scripts/build-islands.mjs bundles: the record's islands and the renderer they run in. */
@@ -31,10 +29,11 @@ export interface IslandBundle {
   renderToString(node: unknown): string;
 }
 
-/** A cut in the shell: the record's attribute, or an island's HTML. */
+/** A cut in the shell: the record's attribute, an island's HTML, or the address as text (an address's page names it). */
 interface IslandHole { kind: 'island'; name: string; component: unknown; props: Record<string, unknown> }
-type Hole = { kind: 'record' } | IslandHole;
+type Hole = { kind: 'record' } | { kind: 'ip' } | IslandHole;
 const RECORD: Hole = { kind: 'record' };
+const IP: Hole = { kind: 'ip' };
 
 const ISLAND_TAG = /<astro-island\s[^>]*>/g;
 const CLOSE = '</astro-island>';
@@ -43,13 +42,20 @@ const END_MARK = '<!--astro:end-->';
 const componentName = (tag: string) => /\scomponent-url="[^"]*\/([A-Za-z0-9_]+)\.[^"/]*"/.exec(tag)?.[1];
 
 /**
- * How the visitor's parts are compressed, chosen by measurement on this page (one core):
- * zlib takes about 25 µs for each 1-3 KB part at any level (most of it setting up), more
- * than all the rest of the page, so a first answer stores them as they are and compresses
- * only the static parts (once, at start, level 9). A reload gets the whole page at level 6:
- * 0.8 ms once, then kept.
+ * How the page is compressed, chosen by measurement on this page (one core): the whole
+ * 58 KB page takes 0.3 ms at gzip level 1 and 0.8 ms at level 6, against 0.08 ms for the
+ * rest of the answer, and a 1-3 KB part 20-30 µs at any level. So the static parts are
+ * compressed once, at start, at level 9; a first answer compresses only the record's
+ * attribute (2.8 KB, sent five times: 33 KB stored, 24 KB with it compressed); a reload
+ * gets the whole page at level 6 (12.4 KB), once, then kept. Brotli is not offered: per
+ * request it costs 0.18 ms (quality 1) to 0.6 ms (quality 4) for the whole page, its
+ * streams cannot be spliced from parts, and quality 11 made 10.2 KB of what level-9 gzip
+ * makes 12 KB.
  */
 const REPEAT_LEVEL = 6;
+/** Level of the record's attribute: at 2.8 KB, 4 is as fast as 1 (782 bytes, not 836) and 6 costs half as much again. */
+const PART_LEVEL = 4;
+const parts = new PartDeflater(PART_LEVEL);
 
 export class ShellError extends Error {}
 
@@ -108,6 +114,13 @@ export class PageShell {
     }
     if (!holes.length) throw new ShellError('no island takes the record');
     statics.push(html.slice(cursor));
+    // Outside the islands, the address as the page writes it (title, heading): no escaping
+    // changes an address, and the placeholder's appears in no text of ours (load.ts checks).
+    for (let i = statics.length - 1; i >= 0; i--) {
+      const pieces = statics[i]!.split(placeholder.data.ip);
+      statics.splice(i, 1, ...pieces);
+      holes.splice(i, 0, ...pieces.slice(1).map(() => IP));
+    }
     const headers: Record<string, string> = {};
     for (const name of ['content-type', 'content-security-policy']) if (page.headers[name]) headers[name] = page.headers[name];
     return new PageShell(statics, holes, headers, bundle);
@@ -115,26 +128,31 @@ export class PageShell {
 
   /**
    * The page for a record: the HTML, or when `gzip` its gzip file. A record seen for the
-   * first time gets the spliced gzip: static parts compressed, its own parts stored. One
-   * seen again (a reload) gets the whole page compressed at once, which is about 40% smaller
-   * than the splice (no part can refer back into another), kept by its record as the /json
-   * memo keeps answers; the key is the whole record, so a hit is the same page.
+   * first time gets the spliced gzip: the static parts as compressed at start, the record's
+   * attribute compressed (once, though five islands carry it), the islands' HTML stored.
+   * One seen again (a reload) gets the whole page compressed at once, a
+   * third smaller than the splice (no part can refer back into another), kept by its record
+   * as the /json memo keeps answers; the key is the whole record, so a hit is the same page.
    */
   fill(lookup: LookupResponse, gzip: boolean): Buffer {
     const record = propAttribute(lookup);
     if (!gzip) return Buffer.concat(this.#chunks(lookup, Buffer.from(record)));
     const kept = this.#pages.get(record);
     if (kept) return kept;
-    const chunks = this.#chunks(lookup, Buffer.from(record));
+    const bytes = Buffer.from(record);
+    const chunks = this.#chunks(lookup, bytes);
     if (kept === null) {
       const body = gzipSync(Buffer.concat(chunks), { level: REPEAT_LEVEL });
       this.#pages.set(record, body);
       return body;
     }
     this.#pages.set(record, null);
-    const parts: Packed[] = [];
-    for (let i = 0; i < chunks.length; i++) parts.push(i % 2 ? storedOf(chunks[i]!) : this.#staticPacked[i / 2]!);
-    return Buffer.concat(gzipOf(parts));
+    const packedRecord = packedOf(parts.deflate(bytes), bytes);
+    const packed: Packed[] = [];
+    for (let i = 0; i < chunks.length; i++) {
+      packed.push(i % 2 === 0 ? this.#staticPacked[i / 2]! : chunks[i] === bytes ? packedRecord : storedOf(chunks[i]!));
+    }
+    return Buffer.concat(gzipOf(packed));
   }
 
   /** The page's chunks in order: static, visitor's, static, …, static. */
@@ -142,7 +160,8 @@ export class PageShell {
     const chunks = [this.#static[0]!];
     for (let i = 0; i < this.#holes.length; i++) {
       const hole = this.#holes[i]!;
-      chunks.push(hole.kind === 'record' ? record : Buffer.from(renderIsland(this.#bundle, hole, lookup)), this.#static[i + 1]!);
+      const text = hole.kind === 'record' ? record : hole.kind === 'ip' ? Buffer.from(lookup.data.ip) : Buffer.from(renderIsland(this.#bundle, hole, lookup));
+      chunks.push(text, this.#static[i + 1]!);
     }
     return chunks;
   }
