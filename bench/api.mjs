@@ -97,6 +97,7 @@ const targets = [
   [JSON_OFF, { url: oursOff.url, ...distinct }],
   ['ours / (HTML page), one visitor, gzip', { url: ours.url + '/', headers: BROWSER_PAGE }],
   ['ours / (HTML page), 10k visitors, gzip', { url: ours.url, ...visitors }],
+  ['ours / (HTML page), one visitor, gzip, ANALYTICS=off', { url: oursOff.url + '/', headers: BROWSER_PAGE }],
   [RECORDING_ON, { url: ours.url + '/api/lookup', ...browserLookup }],
   [RECORDING_OFF, { url: oursOff.url + '/api/lookup', ...browserLookup }],
 ];

@@ -11,6 +11,7 @@ import type { Config } from './config.ts';
 import { createRoutes, type Routes } from './routes.ts';
 import { loadStaticSite, type StaticSite } from './static-site.ts';
 import { loadShells } from './shell/load.ts';
+import { createShellAnswer } from './shell/answer.ts';
 
 type NodeMiddleware = (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
@@ -41,8 +42,8 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
     loadPageRenderer(distDir),
   ]);
   warnOnRetentionMismatch(site, config.analytics.retentionDays);
-  const shell = renderPage && await loadShells(renderPage, distDir, (ip) => ({ clientIp: ip, lookup: routes.engine.lookup(ip), clientConfig: config.client, query: ip }));
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, shell };
+  const shellFor = renderPage && await loadShells(renderPage, distDir, (ip) => ({ clientIp: ip, lookup: routes.engine.lookup(ip), clientConfig: config.client, query: ip }));
+  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, shell: shellFor && createShellAnswer(shellFor) };
   return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health }), site, routes };
 }
 

@@ -1,0 +1,48 @@
+/**
+ * The answer of a page served from its shell: the record spliced in, gzip when the client
+ * takes it, the page's own headers (type, CSP) with the document set, Vary, and
+ * Server-Timing with the server's time from the lookup's start to this answer.
+ */
+import { oneLine } from '../log.ts';
+import { pageHeaders } from '../wire.ts';
+import type { ShellFor } from './load.ts';
+import type { PageShell } from './page-shell.ts';
+
+/** An answer as it goes on the wire: status, node's flat header list, body. */
+export interface WireAnswer { status: number; headers: string[]; body: Buffer | undefined }
+
+/** What of the request the answer depends on. */
+export interface ShellRequest { method: string; acceptEncoding: string | null | undefined; https: boolean; started: number }
+
+/** Answers a page from its shell; undefined when it has none, or its shell failed on this record (logged: Astro renders it). */
+export type ShellAnswer = (path: string, locals: App.Locals, req: ShellRequest) => WireAnswer | undefined;
+
+export function createShellAnswer(shellFor: ShellFor): ShellAnswer {
+  /** Each shell's headers but length and encoding, plain and behind a TLS proxy (HSTS). */
+  const headerLists = new Map<PageShell, string[][]>();
+  const headersOf = (shell: PageShell, https: boolean): string[] => {
+    let lists = headerLists.get(shell);
+    if (!lists) {
+      lists = pageHeaders.map((document) => [...Object.entries(document), ...Object.entries(shell.headers), ['vary', 'accept-encoding']].flat());
+      headerLists.set(shell, lists);
+    }
+    return lists[https ? 1 : 0]!.slice();
+  };
+
+  return (path, locals, req) => {
+    const shell = shellFor(path);
+    if (!shell || !locals.lookup) return undefined;
+    const gzip = !!req.acceptEncoding && /\bgzip\b/.test(req.acceptEncoding);
+    let body: Buffer;
+    try {
+      body = shell.fill(locals.lookup, gzip);
+    } catch (error) {
+      console.error(`${path} from its shell failed, rendering through Astro: ${oneLine(error)}`);
+      return undefined;
+    }
+    const headers = headersOf(shell, req.https);
+    if (gzip) headers.push('content-encoding', 'gzip');
+    headers.push('content-length', String(body.length), 'server-timing', `page;dur=${(performance.now() - req.started).toFixed(3)};desc="Lookup and page"`);
+    return { status: 200, headers, body: req.method === 'HEAD' ? undefined : body };
+  };
+}
