@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync, inflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import { createElement } from 'react';
 import { renderToString as reactRenderToString } from 'react-dom/server';
@@ -20,7 +20,7 @@ import { loadConfig, type Config } from '../src/server/config.ts';
 import { createRoutes, type Routes } from '../src/server/routes.ts';
 import { loadPageRenderer } from '../src/server/server.ts';
 import { escapeAttribute, propAttribute, readProps } from '../src/server/shell/astro-props.ts';
-import { combineCrc, gzipOf, packStatic, storedOf } from '../src/server/shell/gzip-splice.ts';
+import { combineCrc, gzipOf, packStatic, PartDeflater, storedOf } from '../src/server/shell/gzip-splice.ts';
 import { escapeText } from '../src/server/shell/jsx-string.ts';
 import { loadIslandBundle, loadShells, PLACEHOLDERS, withoutUids } from '../src/server/shell/load.ts';
 import { PageShell, ShellError, type IslandBundle } from '../src/server/shell/page-shell.ts';
@@ -140,6 +140,9 @@ describe('escaping, as Astro and React do it', () => {
   });
 });
 
+/** An empty final block (fixed Huffman, end of block): ends a raw deflate stream of flushed parts. */
+const FINAL = Buffer.from([3, 0]);
+
 describe('gzip spliced from parts', () => {
   it('decodes to the page, first as a splice and then, seen again, compressed whole', () => {
     const shell = shells.get('/')!;
@@ -158,6 +161,16 @@ describe('gzip spliced from parts', () => {
       const [x, y] = [Buffer.from(a), Buffer.from(b)];
       expect(combineCrc(crc32(x), crc32(y), storedOf(y).shift)).toBe(crc32(Buffer.concat([x, y])));
     }));
+  });
+
+  it('compresses parts through one open stream, each standing alone, whatever their size', () => {
+    const deflater = new PartDeflater(4);
+    const random = Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 2_654_435_761) >>> 24));
+    const parts = [Buffer.from('<p>a part</p>'.repeat(50)), random, Buffer.alloc(0), Buffer.from('"&quot;"'.repeat(300))];
+    const deflated = parts.map((part) => deflater.deflate(part));
+    // Each decodes alone, and all in any order, so no part refers back into another.
+    deflated.forEach((d, i) => expect(inflateRawSync(Buffer.concat([d, FINAL]))).toEqual(parts[i]));
+    expect(inflateRawSync(Buffer.concat([deflated[3]!, deflated[0]!, FINAL]))).toEqual(Buffer.concat([parts[3]!, parts[0]!]));
   });
 
   it('stores parts of any length, across the 65,535-byte block limit', () => {

@@ -13,9 +13,8 @@ const INFINITY = 11;
 
 type Serialized = [number, unknown?];
 
-
 /** A serialized value back to its value (the client's reviver). */
-export function fromSerializedForm([type, value]: Serialized): unknown {
+function fromSerializedForm([type, value]: Serialized): unknown {
   switch (type) {
     case VALUE:
       if (value === null || typeof value !== 'object') return value;
@@ -33,7 +32,7 @@ const ESCAPABLE = /[&<>'"]/g;
 export const escapeAttribute = (value: string): string => value.replace(ESCAPABLE, (c) => ENTITY[c]!);
 const UNESCAPABLE = /&(amp|lt|gt|#39|quot);/g;
 const CHARACTER: Record<string, string> = { amp: '&', lt: '<', gt: '>', '#39': "'", quot: '"' };
-export const unescapeAttribute = (value: string): string => value.replace(UNESCAPABLE, (_, name: string) => CHARACTER[name]!);
+const unescapeAttribute = (value: string): string => value.replace(UNESCAPABLE, (_, name: string) => CHARACTER[name]!);
 
 /** A `props` attribute's value (escaped) back to the props object. */
 export const readProps = (attribute: string): Record<string, unknown> =>

@@ -1,6 +1,7 @@
 /**
  * One gzip member built from parts compressed separately: the shell's static parts once,
- * at start, at the best level; the visitor's parts per request, at a fast one. Each part
+ * at start, at the best level; the visitor's parts per request, compressed (PartDeflater)
+ * or stored as they are (storedOf). Each part
  * is raw deflate that ends on a full flush (byte-aligned, no reference to what came
  * before), so the parts concatenate into one valid deflate stream; the last static part
  * ends it. The gzip trailer's CRC-32 is combined from the parts' CRCs (zlib's

@@ -5,9 +5,10 @@
  * react-dom/server took a millisecond. It is a server-only stand-in: build-islands.mjs
  * bundles the islands with `react` and `react/jsx-runtime` pointed here, so the islands'
  * own code (hooks, helpers, texts) runs unchanged, as on the server's first render: state
- * at its initial value, effects not run. What React does that the islands never use
- * (Suspense, context, useId, style objects, form actions) throws, so a new use fails the
- * equality test (tests/page-shell.test.ts) rather than rendering something else.
+ * at its initial value, effects not run. It exports only what those islands use: a new
+ * import from React fails the bundle, and what React renders that they never use (style
+ * objects, form controls, head elements) throws, so the shell is refused at start and the
+ * equality test (tests/page-shell.test.ts) fails, rather than something else rendering.
  */
 
 export const Fragment = Symbol.for('react.fragment');
@@ -21,17 +22,13 @@ export function jsx(type: Element['type'], props: Props): Element {
   return { $$typeof: ELEMENT, type, props };
 }
 export { jsx as jsxs, jsx as jsxDEV };
-export const createElement = (type: Element['type'], props: Props | null, ...children: unknown[]): Element =>
-  jsx(type, { ...props, ...(children.length ? { children: children.length === 1 ? children[0] : children } : {}) });
 
 // Hooks as on the server's first render: state starts and stays initial, effects never run.
 const noop = () => {};
 export const useState = <T>(initial: T | (() => T)) => [typeof initial === 'function' ? (initial as () => T)() : initial, noop] as const;
 export const useRef = <T>(current: T) => ({ current });
 export const useMemo = <T>(make: () => T) => make();
-export const useCallback = <T>(fn: T) => fn;
 export const useEffect = noop;
-export const useLayoutEffect = noop;
 /** @nanostores/react's useStore: a store's value (on the server, its initial value). */
 export const useStore = <T>(store: { get(): T }) => store.get();
 
@@ -112,8 +109,3 @@ export function renderToString(node: unknown): string {
   render(node, out);
   return out.html;
 }
-
-// What else the islands' modules import from 'react' at load (types aside).
-export function lazy(): never { throw new Error('jsx-string: lazy() is not supported'); }
-export const Suspense = Symbol.for('react.suspense');
-export default { Fragment, createElement, useState, useRef, useMemo, useCallback, useEffect, useLayoutEffect };
