@@ -158,10 +158,14 @@ export function answerFile(file: StaticFile, req: FileRequest, notFound = false)
   return { status, headers, body: req.method === 'HEAD' ? undefined : body };
 }
 
+const CODINGS = { br: /\bbr\b/, gzip: /\bgzip\b/ } as const;
+/** Whether an Accept-Encoding header names a coding (files and the page shells decide alike). */
+export const accepts = (acceptEncoding: string | null | undefined, coding: keyof typeof CODINGS): boolean =>
+  !!acceptEncoding && CODINGS[coding].test(acceptEncoding);
+
 /** Picks the best encoding the client accepts among those we have. */
 export function negotiate(file: StaticFile, acceptEncoding: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
-  const accept = acceptEncoding ?? '';
-  if (file.br && /\bbr\b/.test(accept)) return { body: file.br, encoding: 'br' };
-  if (file.gzip && /\bgzip\b/.test(accept)) return { body: file.gzip, encoding: 'gzip' };
+  if (file.br && accepts(acceptEncoding, 'br')) return { body: file.br, encoding: 'br' };
+  if (file.gzip && accepts(acceptEncoding, 'gzip')) return { body: file.gzip, encoding: 'gzip' };
   return { body: file.body };
 }

@@ -4,6 +4,7 @@
  * Server-Timing with the server's time from the lookup's start to this answer.
  */
 import { oneLine } from '../log.ts';
+import { accepts } from '../static-site.ts';
 import { pageHeaders } from '../wire.ts';
 import type { ShellFor } from './load.ts';
 import type { PageShell } from './page-shell.ts';
@@ -32,7 +33,7 @@ export function createShellAnswer(shellFor: ShellFor): ShellAnswer {
   return (path, locals, req) => {
     const shell = shellFor(path);
     if (!shell || !locals.lookup) return undefined;
-    const gzip = !!req.acceptEncoding && /\bgzip\b/.test(req.acceptEncoding);
+    const gzip = accepts(req.acceptEncoding, 'gzip');
     let body: Buffer;
     try {
       body = shell.fill(locals.lookup, gzip);

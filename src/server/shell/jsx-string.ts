@@ -41,7 +41,7 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 /** React's boolean attributes: present (`name=""`) when true, absent when false. */
 const BOOLEAN = new Set(['allowFullScreen', 'async', 'autoPlay', 'controls', 'default', 'defer', 'disabled', 'disablePictureInPicture',
   'disableRemotePlayback', 'formNoValidate', 'hidden', 'inert', 'loop', 'noModule', 'noValidate', 'open', 'playsInline', 'readOnly',
-  'required', 'reversed', 'scoped', 'seamless', 'itemScope', 'checked', 'multiple', 'muted', 'selected']);
+  'required', 'reversed', 'scoped', 'seamless', 'itemScope', 'multiple', 'muted', 'selected']);
 const ALIAS: Record<string, string> = { className: 'class', htmlFor: 'for', acceptCharset: 'accept-charset', httpEquiv: 'http-equiv' };
 const SKIP = new Set(['children', 'key', 'ref', 'dangerouslySetInnerHTML', 'suppressHydrationWarning', 'suppressContentEditableWarning']);
 
