@@ -8,12 +8,12 @@
 import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey, type Tone } from '../lib/badges.ts';
 import { accuracySentence } from '../lib/accuracy-sentence.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
-import type { LookupResponse } from '../lib/record.ts';
+import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
-  initial?: LookupResponse | null;
+  initial?: InitialRecord;
   text: LookupText['badges'];
   /** 'simple' (/ip-2): verdict, sentence and GPS; tier and radius in the details. */
   variant?: 'full' | 'simple';

@@ -6,13 +6,13 @@
 import { verdictKey, type VerdictKey } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { formatCoordinates } from '../lib/place-line.ts';
-import type { LookupResponse } from '../lib/record.ts';
 import PrivacyFlags from './PrivacyFlags.tsx';
+import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
-  initial?: LookupResponse | null;
+  initial?: InitialRecord;
   text: LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
   /** Adds the VPN verdict card with its indicators. */
   vpn?: boolean;

@@ -1,7 +1,7 @@
 /** The IP address box: the address in big type; a click copies it, with a toast and a badge for 2 s. */
 import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { LookupResponse } from '../lib/record.ts';
 import { placeLine } from '../lib/place-line.ts';
+import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
@@ -18,7 +18,7 @@ function breakable(ip: string): ReactNode {
 }
 
 interface Props {
-  initial?: LookupResponse | null;
+  initial?: InitialRecord;
   text: LookupText['hero'];
 }
 

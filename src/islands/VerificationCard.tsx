@@ -7,15 +7,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { placeLine } from '../lib/place-line.ts';
-import type { LookupResponse } from '../lib/record.ts';
 import { candidateLine, verificationBadge } from '../lib/verification.ts';
 import { $verification, openSearch, undo } from '../stores/verification.ts';
 import CitySearch from './CitySearch.tsx';
+import type { InitialRecord } from './page-record.ts';
 import { useHydratedStore, useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 interface Props {
-  initial?: LookupResponse | null;
+  initial?: InitialRecord;
   text: LookupText['verification'];
   /** Heading level of the card's title: 3 inside a tab, 2 on its own. */
   level?: 2 | 3;

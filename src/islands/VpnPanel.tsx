@@ -8,15 +8,15 @@
 import type { CollectionEntry } from 'astro:content';
 import { formatDate, isoDate } from '../lib/content/display.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
-import type { LookupResponse } from '../lib/record.ts';
 import { offerCategory, offersFor, panelUrgency } from '../lib/vpn-panel.ts';
+import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import './lookup.css';
 
 type Offer = CollectionEntry<'offers'>['data'];
 
 interface Props {
-  initial?: LookupResponse | null;
+  initial?: InitialRecord;
   offers: Offer[];
   text: LookupText['vpnPanel'];
   /** Heading level of the panel title (2 on /ip-4, 3 inside a tab). */

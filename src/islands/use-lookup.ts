@@ -7,10 +7,10 @@ import { useEffect, useMemo, useState, type RefObject } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ReadableAtom } from 'nanostores';
 import type { CollectionEntry } from 'astro:content';
-import type { LookupResponse } from '../lib/record.ts';
 import { applyCorrection, type PlaceCorrection } from '../lib/verification.ts';
 import { $correction, restoreCorrection } from '../stores/correction.ts';
 import { $lookup, ensureLookup, seedLookup, type LookupState } from '../stores/lookup.ts';
+import { initialRecord, type InitialRecord } from './page-record.ts';
 
 /** All texts of the lookup islands (content/site/lookup-text.json). */
 export type LookupText = CollectionEntry<'lookupText'>['data'];
@@ -44,7 +44,8 @@ export function useShownLookup(state: LookupState): ShownLookup {
 }
 
 /** The lookup state, seeded from the server's record when the page has one, as shown (corrected). */
-export function useLookup(initial?: LookupResponse | null): ShownLookup {
+export function useLookup(given?: InitialRecord): ShownLookup {
+  const initial = useMemo(() => initialRecord(given), [given]);
   const state = useHydratedStore($lookup);
   useEffect(() => {
     if (initial) seedLookup(initial);

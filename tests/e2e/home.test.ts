@@ -65,6 +65,27 @@ describe('the first response', () => {
     expect(html).not.toMatch(/data-badge="rtt"/);
   });
 
+  it('carries the record once, and every island hydrates from it without asking the API', async () => {
+    const html = await (await fetch(`${server.url}/`, { headers: AS_VISITOR })).text();
+    const blocks = [...html.matchAll(/<script type="application\/json" id="page-record">([^<]*)<\/script>/g)];
+    expect(blocks).toHaveLength(1);
+    expect((JSON.parse(blocks[0]![1]!) as LookupResponse).data.ip).toBe(VISITOR);
+    // No island's props repeat it: they carry the marker.
+    expect(html).not.toContain('&quot;sources_used&quot;');
+    expect(html.match(/&quot;initial&quot;:\[0,\{&quot;from&quot;:\[0,&quot;page&quot;\]\}\]/g)).toHaveLength(5);
+    const asked: string[] = [];
+    const errors: string[] = [];
+    const { context, page } = await visit({}, async (p) => {
+      p.on('request', (r) => { if (r.url().endsWith('/api/lookup') && r.method() === 'GET') asked.push(r.url()); });
+      p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    });
+    await expect(page.getByTestId('ip').textContent()).resolves.toBe(VISITOR);
+    await expect(page.getByTestId('place').textContent()).resolves.toContain(expected.data.country_name);
+    expect(asked).toEqual([]);
+    expect(errors.filter((e) => /hydrat|did not match/i.test(e))).toEqual([]);
+    await context.close();
+  });
+
   it('shows the record with JavaScript turned off, overview open, other panels one link away', async () => {
     const { context, page } = await visit({ javaScriptEnabled: false });
     await expect(page.getByTestId('ip').textContent()).resolves.toBe(VISITOR);

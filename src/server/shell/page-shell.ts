@@ -1,10 +1,10 @@
 /**
  * `/` as a prebuilt shell: the page Astro rendered once, at start, for a placeholder
  * record, cut where the visitor's record goes. What changes per visitor is only what
- * depends on the record: the `props` of the islands that take it (the record, written as
- * Astro writes it) and those islands' server HTML, rendered per request by the very island
+ * depends on the record: the page's one data block that carries it (src/islands/page-record.ts)
+ * and the server HTML of the islands that read it, rendered per request by the very island
  * components through the string renderer (jsx-string.ts). Everything else (layout, texts,
- * scripts, the CSP that hashes them) is the shell's, byte for byte.
+ * the islands' props, scripts, the CSP that hashes them) is the shell's, byte for byte.
  *
  * Compiling checks itself: each island the shell cuts out must render, for the placeholder,
  * exactly what Astro rendered; a page the shell cannot reproduce is refused (the server
@@ -12,13 +12,14 @@
  * shell against Astro, over many records.
  *
  * A first answer in gzip is one gzip member spliced from parts (gzip-splice.ts): the static
- * parts compressed once, here, the record's attribute compressed per request, the islands'
+ * parts compressed once, here, the record compressed per request, the islands'
  * HTML stored. A reload is compressed whole, once, and kept (see fill()).
  */
 import { gzipSync } from 'node:zlib';
 import type { LookupResponse } from '../../lib/record.ts';
 import { BoundedMap } from '../bounded-map.ts';
-import { propAttribute, readProps } from './astro-props.ts';
+import { pageRecordJson } from '../../islands/page-record.ts';
+import { readProps } from './astro-props.ts';
 import { gzipOf, packedOf, packStatic, PartDeflater, storedOf, type Packed } from './gzip-splice.ts';
 import type { CapturedPage } from './render-capture.ts';
 
@@ -29,7 +30,7 @@ export interface IslandBundle {
   renderToString(node: unknown): string;
 }
 
-/** A cut in the shell: the record's attribute, an island's HTML, or the address as text (an address's page names it). */
+/** A cut in the shell: the record's data block, an island's HTML, or the address as text (an address's page names it). */
 interface IslandHole { kind: 'island'; name: string; component: unknown; props: Record<string, unknown> }
 type Hole = { kind: 'record' } | { kind: 'ip' } | IslandHole;
 const RECORD: Hole = { kind: 'record' };
@@ -38,22 +39,25 @@ const IP: Hole = { kind: 'ip' };
 const ISLAND_TAG = /<astro-island\s[^>]*>/g;
 const CLOSE = '</astro-island>';
 const END_MARK = '<!--astro:end-->';
+/** An island's props that take the page's record (PageRecord's marker, as Astro writes it). */
+const PAGE_MARK = '{&quot;from&quot;:[0,&quot;page&quot;]}';
 /** The component's name in its built file name: `/_astro/IpBox.DmHuddO0.js` → IpBox. */
 const componentName = (tag: string) => /\scomponent-url="[^"]*\/([A-Za-z0-9_]+)\.[^"/]*"/.exec(tag)?.[1];
 
 /**
  * How the page is compressed, chosen by measurement on this page (one core): the whole
- * 58 KB page takes 0.3 ms at gzip level 1 and 0.8 ms at level 6, against 0.08 ms for the
- * rest of the answer, and a 1-3 KB part 20-30 µs at any level. So the static parts are
- * compressed once, at start, at level 9; a first answer compresses only the record's
- * attribute (2.8 KB, sent five times: 33 KB stored, 24 KB with it compressed); a reload
- * gets the whole page at level 6 (12.4 KB), once, then kept. Brotli is not offered: per
- * request it costs 0.18 ms (quality 1) to 0.6 ms (quality 4) for the whole page, its
- * streams cannot be spliced from parts, and quality 11 made 10.2 KB of what level-9 gzip
- * makes 12 KB.
+ * 48 KB page takes 0.3 ms at gzip level 1 and 0.8 ms at level 6, against 0.08 ms for the
+ * rest of the answer. So the static parts are compressed once, at start, at level 9, and
+ * a first answer compresses only the record (1.5 KB of JSON) and stores the islands' HTML:
+ * 20.5 KB. Compressing the islands' 8.5 KB too made 15-16 KB but cost new visitors a
+ * quarter of the throughput, at level 4, at level 1 and Huffman-only alike, with the static
+ * part before each hole as a preset dictionary or without. A reload gets the whole page at
+ * level 6 (12.3 KB), once, then kept. Brotli is not offered: per request it costs 0.18 ms
+ * (quality 1) to 0.6 ms (quality 4) for the whole page, its streams cannot be spliced from
+ * parts, and quality 11 made 10.2 KB of what level-9 gzip makes 12 KB.
  */
 const REPEAT_LEVEL = 6;
-/** Level of the record's attribute: at 2.8 KB, 4 is as fast as 1 (782 bytes, not 836) and 6 costs half as much again. */
+/** Level of the record: at 1.5-2.8 KB, 4 is as fast as 1 (782 bytes of 2.8 KB, not 836) and 6 costs half as much again. */
 const PART_LEVEL = 4;
 const parts = new PartDeflater(PART_LEVEL);
 
@@ -66,7 +70,7 @@ export class PageShell {
   readonly #staticPacked: Packed[];
   readonly #holes: Hole[];
   readonly #bundle: IslandBundle;
-  /** The records answered last, by their attribute: null once seen, the whole page's gzip (about 12 KB) when seen again. */
+  /** The records answered last, by their JSON: null once seen, the whole page's gzip when seen again. */
   readonly #pages = new BoundedMap<string, Buffer | null>(512);
 
   private constructor(statics: string[], holes: Hole[], headers: Record<string, string>, bundle: IslandBundle) {
@@ -81,23 +85,20 @@ export class PageShell {
   static compile(page: CapturedPage, placeholder: LookupResponse, bundle: IslandBundle): PageShell {
     if (page.status !== 200) throw new ShellError(`the page answered ${page.status}`);
     const { html } = page;
-    const record = propAttribute(placeholder);
-    const statics: string[] = [];
-    const holes: Hole[] = [];
-    let cursor = 0;
+    const record = pageRecordJson(placeholder);
+    const at = html.indexOf(record);
+    if (at === -1) throw new ShellError('the page carries no record (src/components/PageRecordData.astro)');
+    if (html.includes(record, at + 1)) throw new ShellError('the page carries the record twice');
+    const cuts: Array<{ start: number; end: number; hole: Hole }> = [{ start: at, end: at + record.length, hole: RECORD }];
     for (const match of html.matchAll(ISLAND_TAG)) {
       const tag = match[0];
-      const props = /\sprops="([^"]*)"/.exec(tag);
-      if (!props || !props[1]!.includes(record)) continue;
+      const props = /\sprops="([^"]*)"/.exec(tag)?.[1];
+      if (!props?.includes(PAGE_MARK)) continue;
+      const islandProps = readProps(props);
       const name = componentName(tag);
+      if ((islandProps.initial as { from?: unknown } | undefined)?.from !== 'page') throw new ShellError(`${name} takes the page's record under another name than initial`);
       const component = name === undefined ? undefined : bundle.islands[name];
       if (!component) throw new ShellError(`the island ${name ?? tag.slice(0, 80)} takes the record but has no string renderer (src/server/shell/islands.ts)`);
-      const attribute = match.index + props.index + ' props="'.length;
-      const at = html.indexOf(record, attribute);
-      const again = html.indexOf(record, at + 1);
-      if (again !== -1 && again < attribute + props[1]!.length) throw new ShellError(`${name}'s props carry the record twice`);
-      const islandProps = readProps(props[1]!);
-      if (!('initial' in islandProps)) throw new ShellError(`${name} takes the record under another name than initial`);
       const start = match.index + tag.length;
       const close = html.indexOf(CLOSE, start);
       const end = html.startsWith(END_MARK, close - END_MARK.length) ? close - END_MARK.length : close;
@@ -106,13 +107,18 @@ export class PageShell {
       if (rendered !== html.slice(start, end)) {
         throw new ShellError(`${name} renders differently through the string renderer:\n  astro: ${html.slice(start, end).slice(0, 400)}\n  shell: ${rendered.slice(0, 400)}`);
       }
-      statics.push(html.slice(cursor, at));
-      holes.push(RECORD);
-      statics.push(html.slice(at + record.length, start));
+      cuts.push({ start, end, hole });
+    }
+    if (cuts.length === 1) throw new ShellError("no island takes the page's record");
+    cuts.sort((x, y) => x.start - y.start);
+    const statics: string[] = [];
+    const holes: Hole[] = [];
+    let cursor = 0;
+    for (const { start, end, hole } of cuts) {
+      statics.push(html.slice(cursor, start));
       holes.push(hole);
       cursor = end;
     }
-    if (!holes.length) throw new ShellError('no island takes the record');
     statics.push(html.slice(cursor));
     // Outside the islands, the address as the page writes it (title, heading): no escaping
     // changes an address, and the placeholder's appears in no text of ours (load.ts checks).
@@ -128,40 +134,38 @@ export class PageShell {
 
   /**
    * The page for a record: the HTML, or when `gzip` its gzip file. A record seen for the
-   * first time gets the spliced gzip: the static parts as compressed at start, the record's
-   * attribute compressed (once, though five islands carry it), the islands' HTML stored.
-   * One seen again (a reload) gets the whole page compressed at once, a
-   * third smaller than the splice (no part can refer back into another), kept by its record
-   * as the /json memo keeps answers; the key is the whole record, so a hit is the same page.
+   * first time gets the spliced gzip: the static parts as compressed at start, the record
+   * compressed now, the islands' HTML stored. One seen again (a reload) gets the whole
+   * page compressed at once, smaller than the splice (no part can refer back into
+   * another), kept by its record as the /json memo keeps answers; the key is the whole
+   * record, so a hit is the same page.
    */
   fill(lookup: LookupResponse, gzip: boolean): Buffer {
-    const record = propAttribute(lookup);
-    if (!gzip) return Buffer.concat(this.#chunks(lookup, Buffer.from(record)));
+    const record = pageRecordJson(lookup);
+    if (!gzip) return Buffer.concat(this.#chunks(lookup, record));
     const kept = this.#pages.get(record);
     if (kept) return kept;
-    const bytes = Buffer.from(record);
-    const chunks = this.#chunks(lookup, bytes);
+    const chunks = this.#chunks(lookup, record);
     if (kept === null) {
       const body = gzipSync(Buffer.concat(chunks), { level: REPEAT_LEVEL });
       this.#pages.set(record, body);
       return body;
     }
     this.#pages.set(record, null);
-    const packedRecord = packedOf(parts.deflate(bytes), bytes);
     const packed: Packed[] = [];
     for (let i = 0; i < chunks.length; i++) {
-      packed.push(i % 2 === 0 ? this.#staticPacked[i / 2]! : chunks[i] === bytes ? packedRecord : storedOf(chunks[i]!));
+      packed.push(i % 2 === 0 ? this.#staticPacked[i / 2]! : this.#holes[i >> 1]!.kind === 'record' ? packedOf(parts.deflate(chunks[i]!), chunks[i]!) : storedOf(chunks[i]!));
     }
     return Buffer.concat(gzipOf(packed));
   }
 
   /** The page's chunks in order: static, visitor's, static, …, static. */
-  #chunks(lookup: LookupResponse, record: Buffer): Buffer[] {
+  #chunks(lookup: LookupResponse, record: string): Buffer[] {
     const chunks = [this.#static[0]!];
     for (let i = 0; i < this.#holes.length; i++) {
       const hole = this.#holes[i]!;
-      const text = hole.kind === 'record' ? record : hole.kind === 'ip' ? Buffer.from(lookup.data.ip) : Buffer.from(renderIsland(this.#bundle, hole, lookup));
-      chunks.push(text, this.#static[i + 1]!);
+      const text = hole.kind === 'record' ? record : hole.kind === 'ip' ? lookup.data.ip : renderIsland(this.#bundle, hole, lookup);
+      chunks.push(Buffer.from(text), this.#static[i + 1]!);
     }
     return chunks;
   }
