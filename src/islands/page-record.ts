@@ -33,7 +33,10 @@ export type InitialRecord = LookupResponse | PageRecord | { from: 'page' } | nul
  * The record as the data block's text: JSON with every `<` escaped (`\u003c`, the same
  * string to JSON.parse), so no text in the record can end the element or open a comment.
  */
-export const pageRecordJson = (record: LookupResponse): string => JSON.stringify(record).replace(/</g, '\\u003c');
+export function pageRecordJson(record: LookupResponse): string {
+  const json = JSON.stringify(record);
+  return json.includes('<') ? json.replace(/</g, '\\u003c') : json;
+}
 
 /** Each data block parsed once. */
 const parsed = new WeakMap<Element, LookupResponse>();
