@@ -350,11 +350,16 @@ describe('missing or broken databases', () => {
   }, 60_000);
 });
 
+/** An operator's MaxMind City file (GeoIP2 schema) with these networks, in a new temporary directory. */
+function geoipCityFile(records: Parameters<typeof writeMmdb>[0]): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'geoip-')), 'GeoIP2-City.mmdb');
+  writeFileSync(file, writeMmdb(records, 'GeoIP2-City'));
+  return file;
+}
+
 describe('GEOIP_CITY_DB', () => {
   it("replaces GeoLite2 with the operator's MaxMind City file, nested schema and all", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'geoip-'));
-    const file = path.join(dir, 'GeoIP2-City.mmdb');
-    writeFileSync(file, writeMmdb([['81.2.69.0/24', {
+    const file = geoipCityFile([['81.2.69.0/24', {
       city: { names: { en: 'London' } }, country: { iso_code: 'GB' }, postal: { code: 'EC2V' },
       location: { latitude: 51.5142, longitude: -0.0931, time_zone: 'Europe/London', accuracy_radius: 10 },
       subdivisions: [{ iso_code: 'ENG', names: { en: 'England' } }],
@@ -362,7 +367,7 @@ describe('GEOIP_CITY_DB', () => {
       // DB-IP says London: over 200 km apart, where the model prefers the second source's place.
       city: { names: { en: 'Edinburgh' } }, country: { iso_code: 'GB' },
       location: { latitude: 55.9533, longitude: -3.1883, time_zone: 'Europe/London', accuracy_radius: 1000 },
-    }]], 'GeoIP2-City'));
+    }]]);
     const operator = await createEngine({ geoipCityDb: file });
     expect(operator.sources).toEqual(['dbip-city', 'geoip2-city', 'asn']);
     const response = operator.lookup('81.2.69.160');
@@ -382,10 +387,8 @@ describe("an operator's City file next to DB-IP", () => {
   let operator: Exclude<Sources['second'], undefined>;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'geoip-'));
-    const file = path.join(dir, 'GeoIP2-City.mmdb');
     const gb = { iso_code: 'GB' };
-    writeFileSync(file, writeMmdb([
+    const file = geoipCityFile([
       // About 14 km from DB-IP's London (a band where the model prefers the second source), with no region.
       ['81.2.69.0/24', { city: { names: { en: 'Wembley' } }, country: gb, location: { latitude: 51.556, longitude: -0.2796, time_zone: 'Europe/London' } }],
       // A country alone: the same as DB-IP's (London), then another one (DB-IP says Carden, GB).
@@ -393,7 +396,7 @@ describe("an operator's City file next to DB-IP", () => {
       ['81.2.71.0/24', { country: { iso_code: 'FR' } }],
       // A place for a private range, which no lookup may use.
       ['10.0.0.0/8', { city: { names: { en: 'Nowhere' } }, country: gb, location: { latitude: 51, longitude: 0 } }],
-    ], 'GeoIP2-City'));
+    ]);
     const opened = await openCitySource(undefined, file);
     if (opened instanceof Error) throw opened;
     operator = opened;
