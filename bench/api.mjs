@@ -57,11 +57,17 @@ const distinct = {
   },
 };
 
-// `/` as a browser asks for it (issue 13): gzip accepted. One visitor reloading (the caller
-// 127.0.0.1, so the same record every time: after its second answer, the kept page), and
-// 10,000 distinct visitors, each a fresh lookup and a fresh page (the servers trust
-// X-Forwarded-For from loopback, TRUST_PROXY=loopback, so the bench can be them).
-const BROWSER_PAGE = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36', 'accept-encoding': 'br, gzip', accept: 'text/html' };
+// `/` as a browser asks for it (issue 13): gzip accepted, and the Fetch Metadata a browser
+// sends when it navigates, so the recording server records every visit as it records a
+// browser's (a request without Sec-Fetch-Mode is a script's, and is not recorded). One
+// visitor reloading (the caller 127.0.0.1, so the same record every time: after its second
+// answer, the kept page), and 10,000 distinct visitors, each a fresh lookup and a fresh
+// page (the servers trust X-Forwarded-For from loopback, TRUST_PROXY=loopback, so the
+// bench can be them).
+const BROWSER_PAGE = {
+  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
+  'accept-encoding': 'br, gzip', accept: 'text/html', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none',
+};
 let pageClients = 0;
 const visitors = {
   requests: [{ method: 'GET', path: '/', headers: { ...BROWSER_PAGE, 'x-forwarded-for': addresses[0] } }],
