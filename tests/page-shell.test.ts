@@ -221,6 +221,14 @@ describe('a page the shell cannot reproduce is refused', () => {
     expect(() => PageShell.compile(page, placeholder, { ...bundle, islands: others })).toThrow(/IpBox takes the record/);
   });
 
+  it("a page without the record's data block, or with the record twice", async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const block = pageRecordJson(placeholder);
+    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, '') }, placeholder, bundle)).toThrow(/carries no record/);
+    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, block + block) }, placeholder, bundle)).toThrow(/carries the record twice/);
+  });
+
   it('an island the string renderer renders differently', async () => {
     const placeholder = lookupOf('8.8.8.8');
     const page = await renderCaptured(render, '/', locals(placeholder));
