@@ -79,7 +79,11 @@ describe('privacy flags from lists', () => {
 
   it('reloads a changed list without a restart, and /json forgets its memo', async () => {
     const text = createTextEndpoints(engine);
-    const before = IpInfoSchema.parse(JSON.parse(((await text(get(`/json?ip=${TOR_EXIT}`)))!.body as string)));
+    await text(get(`/json?ip=${TOR_EXIT}`));
+    await text(get(`/json?ip=${TOR_EXIT}`));
+    const kept = (await text(get(`/json?ip=${TOR_EXIT}`)))!;
+    expect(kept.headers?.['server-timing']).toMatch(/\(memo\)"$/);
+    const before = IpInfoSchema.parse(JSON.parse(kept.body as string));
     expect(before.privacy.tor).toBe(true);
     const generation = engine.dataGeneration;
     writeFileSync(paths.tor, '185.220.101.2\n');

@@ -143,11 +143,14 @@ describe('one field per endpoint', () => {
     expect(IpInfoSchema.parse(JSON.parse(body))).toMatchObject({ ip: '1.1.1.1', asn: 'AS13335' });
   });
 
-  it('answers /json again from its memo, byte for byte what a fresh lookup gives', async () => {
+  it('answers /json from its memo once an address is asked again, byte for byte what a fresh lookup gives', async () => {
     const first = await text('/json?ip=9.9.9.9');
+    const second = await text('/json?ip=9.9.9.9');
     const again = await text('/json?ip=9.9.9.9');
     expect(first.res.headers.get('server-timing')).toMatch(/desc="IP lookup"$/);
+    expect(second.res.headers.get('server-timing')).toMatch(/desc="IP lookup"$/);
     expect(again.res.headers.get('server-timing')).toMatch(/desc="IP lookup \(memo\)"$/);
+    expect(second.body).toBe(first.body);
     expect(again.body).toBe(first.body);
     const fresh = await (await request('/api/lookup/9.9.9.9')).json();
     expect(again.body).toBe(JSON.stringify(fresh.data) + '\n');
@@ -155,6 +158,7 @@ describe('one field per endpoint', () => {
   });
 
   it('times a memo answer by the time the memo took', async () => {
+    await text('/json?ip=8.8.4.4');
     await text('/json?ip=8.8.4.4');
     const before = performance.now();
     const { res } = await text('/json?ip=8.8.4.4');
@@ -188,28 +192,56 @@ describe('one field per endpoint', () => {
 });
 
 describe('the /json memo', () => {
+  /** Sets each body twice, as the handler does for an address asked twice. */
+  const keep = (memo: JsonMemo, ...entries: Array<[string, string]>) => {
+    for (const [ip, body] of entries) {
+      memo.set(ip, body);
+      memo.set(ip, body);
+    }
+  };
+
+  it('keeps a body only for an address asked before, not for one seen once', () => {
+    const memo = new JsonMemo(10);
+    memo.set('1.1.1.1', 'a');
+    expect(memo.get('1.1.1.1')).toBeUndefined();
+    memo.set('1.1.1.1', 'b');
+    expect(memo.get('1.1.1.1')).toBe('b');
+  });
+
   it('keeps the newest addresses up to its limit and drops the oldest first', () => {
+    const memo = new JsonMemo(2);
+    keep(memo, ['1.1.1.1', 'a'], ['8.8.8.8', 'b'], ['9.9.9.9', 'c']);
+    expect([memo.get('1.1.1.1'), memo.get('8.8.8.8'), memo.get('9.9.9.9')]).toEqual([undefined, 'b', 'c']);
+  });
+
+  it('forgets a noted address once newer ones push it out, so its next ask is a first again', () => {
     const memo = new JsonMemo(2);
     memo.set('1.1.1.1', 'a');
     memo.set('8.8.8.8', 'b');
     memo.set('9.9.9.9', 'c');
-    expect([memo.get('1.1.1.1'), memo.get('8.8.8.8'), memo.get('9.9.9.9')]).toEqual([undefined, 'b', 'c']);
+    memo.set('1.1.1.1', 'a');
+    expect(memo.get('1.1.1.1')).toBeUndefined();
   });
 
   it.each([[45, 'a'], [46, undefined]])('keeps a key of %i characters: %j', (length, kept) => {
     const memo = new JsonMemo(10);
     const key = '1.1.1.1'.padStart(length, ' ');
-    memo.set(key, 'a');
+    keep(memo, [key, 'a']);
     expect(memo.get(key)).toBe(kept);
   });
 
-  it('keeps nothing longer than an address, and nothing at all with limit 0', () => {
+  it('keeps nothing longer than an address, nothing at all with limit 0, and nothing after clear()', () => {
     const memo = new JsonMemo(10);
     const padded = ' '.repeat(40) + '1.1.1.1';
-    memo.set(padded, 'a');
+    keep(memo, [padded, 'a']);
     expect(memo.get(padded)).toBeUndefined();
     const off = new JsonMemo(0);
-    off.set('1.1.1.1', 'a');
+    keep(off, ['1.1.1.1', 'a']);
     expect(off.get('1.1.1.1')).toBeUndefined();
+    keep(memo, ['8.8.8.8', 'b']);
+    memo.clear();
+    expect(memo.get('8.8.8.8')).toBeUndefined();
+    memo.set('8.8.8.8', 'b');
+    expect(memo.get('8.8.8.8')).toBeUndefined();
   });
 });
