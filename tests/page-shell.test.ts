@@ -5,6 +5,7 @@
  * gzip decodes to the same page; the server sends it with Vary and Server-Timing.
  * Needs the build (npm test builds first).
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -168,6 +169,35 @@ describe('gzip spliced from parts', () => {
     expect(gunzipSync(again)).toEqual(html);
     expect(again.length).toBeLessThan(first.length);
     expect(shell.fill(lookup, true)).toBe(again);
+  });
+
+  it('keeps each record\'s page apart, visitors taking turns', () => {
+    const shell = shells.get('/')!;
+    const [a, b] = [lookupOf('81.2.69.162'), lookupOf('81.2.69.163')];
+    const answers = [a, b, a, b, a, b].map((lookup) => shell.fill(lookup, true));
+    answers.forEach((gzip, i) => expect(gunzipSync(gzip)).toEqual(shell.fill(i % 2 ? b : a, false)));
+    expect(answers[4]).toBe(answers[2]);
+    expect(answers[5]).toBe(answers[3]);
+  });
+
+  it('never answers a record with the page of another whose JSON has the same CRC-32', () => {
+    // The pages are noted and kept by the CRC-32 of the record: find two records that share
+    // one (a birthday search over hash-made city names, about 80,000 tries: names that differ
+    // only in their last characters never share a CRC), then ask for each in turn.
+    const shell = shells.get('/')!;
+    const base = lookupOf('81.2.69.164');
+    const withCity = (city: string): LookupResponse => ({ ...base, data: { ...base.data, city } });
+    const seen = new Map<number, string>();
+    let twins: [string, string] | undefined;
+    for (let i = 0; !twins; i++) {
+      const city = `Town ${createHash('sha1').update(String(i)).digest('base64url').slice(0, 12)}`;
+      const crc = crc32(pageRecordJson(withCity(city)));
+      const other = seen.get(crc);
+      if (other !== undefined) twins = [other, city];
+      else seen.set(crc, city);
+    }
+    const [a, b] = twins.map(withCity) as [LookupResponse, LookupResponse];
+    for (const lookup of [a, b, a, b, a]) expect(gunzipSync(shell.fill(lookup, true))).toEqual(shell.fill(lookup, false));
   });
 
   it('combines CRCs as zlib computes them over the whole', () => {

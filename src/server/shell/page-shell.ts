@@ -15,7 +15,7 @@
  * parts compressed once, here, the record compressed per request, the islands'
  * HTML stored. A reload is compressed whole, once, and kept (see fill()).
  */
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
 import type { LookupResponse } from '../../lib/record.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { pageRecordJson } from '../../islands/page-record.ts';
@@ -70,8 +70,13 @@ export class PageShell {
   readonly #staticPacked: Packed[];
   readonly #holes: Hole[];
   readonly #bundle: IslandBundle;
-  /** The records answered last, by their JSON: null once seen, the whole page's gzip when seen again. */
-  readonly #pages = new BoundedMap<string, Buffer | null>(512);
+  /**
+   * The records answered last, by the CRC-32 of their JSON: null once seen, the record and
+   * its whole page's gzip when seen again. A number, not the 1.5 KB record, notes a record
+   * seen once: most are never seen again, and a string kept would outlive the young
+   * generation only to be dropped from the old one.
+   */
+  readonly #pages = new BoundedMap<number, { record: string; body: Buffer } | null>(512);
 
   private constructor(statics: string[], holes: Hole[], headers: Record<string, string>, bundle: IslandBundle) {
     this.#static = statics.map((text) => Buffer.from(text));
@@ -137,35 +142,39 @@ export class PageShell {
    * first time gets the spliced gzip: the static parts as compressed at start, the record
    * compressed now, the islands' HTML stored. One seen again (a reload) gets the whole
    * page compressed at once, smaller than the splice (no part can refer back into
-   * another), kept by its record as the /json memo keeps answers; the key is the whole
-   * record, so a hit is the same page.
+   * another), kept as the /json memo keeps answers; a hit compares the whole record, so it
+   * is the same page.
    */
   fill(lookup: LookupResponse, gzip: boolean): Buffer {
-    const record = pageRecordJson(lookup);
+    const json = pageRecordJson(lookup);
+    const record = Buffer.from(json);
     if (!gzip) return Buffer.concat(this.#chunks(lookup, record));
-    const kept = this.#pages.get(record);
-    if (kept) return kept;
+    const crc = crc32(record);
+    const kept = this.#pages.get(crc);
+    if (kept?.record === json) return kept.body;
     const chunks = this.#chunks(lookup, record);
-    if (kept === null) {
+    // Seen before (or another record with the same CRC-32, which is compressed whole all the same).
+    if (kept !== undefined) {
       const body = gzipSync(Buffer.concat(chunks), { level: REPEAT_LEVEL });
-      this.#pages.set(record, body);
+      this.#pages.set(crc, { record: json, body });
       return body;
     }
-    this.#pages.set(record, null);
+    this.#pages.set(crc, null);
     const packed: Packed[] = [];
     for (let i = 0; i < chunks.length; i++) {
-      packed.push(i % 2 === 0 ? this.#staticPacked[i / 2]! : this.#holes[i >> 1]!.kind === 'record' ? packedOf(parts.deflate(chunks[i]!), chunks[i]!) : storedOf(chunks[i]!));
+      const chunk = chunks[i]!;
+      packed.push(i % 2 === 0 ? this.#staticPacked[i / 2]! : chunk === record ? packedOf(parts.deflate(chunk), chunk, crc) : storedOf(chunk));
     }
     return Buffer.concat(gzipOf(packed));
   }
 
   /** The page's chunks in order: static, visitor's, static, …, static. */
-  #chunks(lookup: LookupResponse, record: string): Buffer[] {
+  #chunks(lookup: LookupResponse, record: Buffer): Buffer[] {
     const chunks = [this.#static[0]!];
     for (let i = 0; i < this.#holes.length; i++) {
       const hole = this.#holes[i]!;
-      const text = hole.kind === 'record' ? record : hole.kind === 'ip' ? lookup.data.ip : renderIsland(this.#bundle, hole, lookup);
-      chunks.push(Buffer.from(text), this.#static[i + 1]!);
+      const text = hole.kind === 'record' ? record : Buffer.from(hole.kind === 'ip' ? lookup.data.ip : renderIsland(this.#bundle, hole, lookup));
+      chunks.push(text, this.#static[i + 1]!);
     }
     return chunks;
   }
