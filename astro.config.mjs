@@ -54,4 +54,15 @@ export default defineConfig({
     processor: satteri({ mdastPlugins: [siteOriginPlugin(SITE)], hastPlugins: [tableScrollPlugin] }),
   },
   devToolbar: { enabled: false },
+  vite: {
+    build: {
+      rolldownOptions: {
+        output: {
+          // The islands' texts and the VPN offers (src/islands/island-text.ts) in a chunk of their
+          // own: data, not code, with a budget of its own (tests/js-budget.test.ts).
+          codeSplitting: { groups: [{ name: 'island-texts', test: /[\\/]content[\\/]site[\\/](lookup-text|offers)\.json$/ }] },
+        },
+      },
+    },
+  },
 });

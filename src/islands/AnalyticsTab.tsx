@@ -10,12 +10,13 @@ import { PERIODS, isPeriod } from '../lib/analytics.ts';
 import { $analytics, hasData, loadAnalytics } from '../stores/analytics.ts';
 import type { AnalyticsText } from './analytics/text.ts';
 import { useFirstVisible, useHydratedStore } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './analytics/analytics.css';
 
 // The dashboard's components load with the first answer, not with the page.
 const Dashboard = lazy(() => import('./analytics/Dashboard.tsx'));
 
-export default function AnalyticsTab({ text }: { text: AnalyticsText }) {
+export default function AnalyticsTab({ text = ISLAND_TEXT.analytics }: { text?: AnalyticsText }) {
   const state = useHydratedStore($analytics);
   const root = useRef<HTMLElement>(null);
   // The panel is hidden until its tab is chosen: load the first time it comes into view.

@@ -10,11 +10,12 @@ import { accuracySentence } from '../lib/accuracy-sentence.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
   initial?: InitialRecord;
-  text: LookupText['badges'];
+  text?: LookupText['badges'];
   /** 'simple' (/ip-2): verdict, sentence and GPS; tier and radius in the details. */
   variant?: 'full' | 'simple';
 }
@@ -26,7 +27,7 @@ function Badge({ tone, children, id }: { tone: Tone; children: string; id: strin
   return <li className={`badge tone-${tone}`} data-badge={id}>{children}</li>;
 }
 
-export default function BadgeRow({ initial, text, variant = 'full' }: Props) {
+export default function BadgeRow({ initial, text = ISLAND_TEXT.badges, variant = 'full' }: Props) {
   const { data, correction } = useLookup(initial);
   // The loaded layout's boxes, so nothing below moves when the record arrives.
   if (!data) {

@@ -3,17 +3,18 @@
  * skeletons while a first lookup loads. The verdict card gives each indicator's reason and
  * the privacy flags; it updates when the WebRTC check reports.
  */
-import { verdictKey, type VerdictKey } from '../lib/badges.ts';
+import { verdictKey } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { formatCoordinates } from '../lib/place-line.ts';
 import PrivacyFlags from './PrivacyFlags.tsx';
 import type { InitialRecord } from './page-record.ts';
-import { useLookup, type LookupText } from './use-lookup.ts';
+import { useLookup } from './use-lookup.ts';
+import { CARD_TEXT, type CardText } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
   initial?: InitialRecord;
-  text: LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
+  text?: CardText;
   /** Adds the VPN verdict card with its indicators. */
   vpn?: boolean;
   /** The visitor's device card; off on another address's page. */
@@ -37,7 +38,7 @@ function Card({ title, rows, note }: { title: string; rows: Array<[string, strin
   );
 }
 
-export default function DetailCards({ initial, text, vpn = false, device = true }: Props) {
+export default function DetailCards({ initial, text = CARD_TEXT, vpn = false, device = true }: Props) {
   const { data, correction } = useLookup(initial);
   const r = data?.data;
   const d = data?.device;

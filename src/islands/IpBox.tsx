@@ -3,6 +3,7 @@ import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { placeLine } from '../lib/place-line.ts';
 import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 /** Spec section 9: copy feedback lasts 2 s. */
@@ -19,10 +20,10 @@ function breakable(ip: string): ReactNode {
 
 interface Props {
   initial?: InitialRecord;
-  text: LookupText['hero'];
+  text?: LookupText['hero'];
 }
 
-export default function IpBox({ initial, text }: Props) {
+export default function IpBox({ initial, text = ISLAND_TEXT.hero }: Props) {
   const { data, correction } = useLookup(initial);
   const [feedback, setFeedback] = useState<'copied' | 'failed' | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

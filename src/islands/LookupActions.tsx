@@ -7,14 +7,15 @@ import { useEffect, useState } from 'react';
 import { downloadExport } from '../stores/export.ts';
 import { $lookup, refreshLookup } from '../stores/lookup.ts';
 import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
-  text: LookupText['actions'];
+  text?: LookupText['actions'];
 }
 
 /** Reads the store only: the record reaches it through the islands that render it. */
-export default function LookupActions({ text }: Props) {
+export default function LookupActions({ text = ISLAND_TEXT.actions }: Props) {
   const { status } = useHydratedStore($lookup);
   const loading = status === 'loading';
   const [hydrated, setHydrated] = useState(false);

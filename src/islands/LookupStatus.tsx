@@ -5,15 +5,16 @@
 import { useEffect, useRef } from 'react';
 import { $lookup, refreshLookup } from '../stores/lookup.ts';
 import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
-  text: LookupText['status'];
+  text?: LookupText['status'];
   /** Reserve a line for the loading text (pages that load their record in the browser). */
   loadingLine?: boolean;
 }
 
-export default function LookupStatus({ text, loadingLine = false }: Props) {
+export default function LookupStatus({ text = ISLAND_TEXT.status, loadingLine = false }: Props) {
   const { status, data } = useHydratedStore($lookup);
   const retry = useRef<HTMLButtonElement>(null);
   const failed = status === 'error';

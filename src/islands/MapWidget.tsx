@@ -13,17 +13,18 @@ import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import type { MapHandle, MapPlace } from './leaflet-map.ts';
 import { $lookup } from '../stores/lookup.ts';
 import { useFirstVisible, useHydratedStore, useShownLookup, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
   config?: ClientConfig | null;
-  text: LookupText['map'];
+  text?: LookupText['map'];
   /** 600 px (the map tab) instead of the card's 384 px. */
   tall?: boolean;
 }
 
 /** Reads the store only (a map cannot render on the server); other islands seed or load it. */
-export default function MapWidget({ config, text, tall = false }: Props) {
+export default function MapWidget({ config, text = ISLAND_TEXT.map, tall = false }: Props) {
   const { data, correction } = useShownLookup(useHydratedStore($lookup));
   const clientConfig = useHydratedStore($clientConfig);
   const box = useRef<HTMLDivElement>(null);

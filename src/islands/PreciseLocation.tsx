@@ -6,15 +6,16 @@ import { useEffect } from 'react';
 import { $gps, detectGps, requestGps } from '../stores/gps.ts';
 import { $lookup } from '../stores/lookup.ts';
 import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
-  text: LookupText['gps'];
+  text?: LookupText['gps'];
   /** Which button label: 'enable' on the home page, 'enableSimple' on /ip-2. */
   label?: 'enable' | 'enableSimple';
 }
 
-export default function PreciseLocation({ text, label = 'enable' }: Props) {
+export default function PreciseLocation({ text = ISLAND_TEXT.gps, label = 'enable' }: Props) {
   const { data } = useHydratedStore($lookup);
   const gps = useHydratedStore($gps);
   useEffect(detectGps, []);

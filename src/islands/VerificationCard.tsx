@@ -12,16 +12,17 @@ import { $verification, openSearch, undo } from '../stores/verification.ts';
 import CitySearch from './CitySearch.tsx';
 import type { InitialRecord } from './page-record.ts';
 import { useHydratedStore, useLookup, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
   initial?: InitialRecord;
-  text: LookupText['verification'];
+  text?: LookupText['verification'];
   /** Heading level of the card's title: 3 inside a tab, 2 on its own. */
   level?: 2 | 3;
 }
 
-export default function VerificationCard({ initial, text, level = 3 }: Props) {
+export default function VerificationCard({ initial, text = ISLAND_TEXT.verification, level = 3 }: Props) {
   const { data, correction } = useLookup(initial);
   const state = useHydratedStore($verification);
   const [hydrated, setHydrated] = useState(false);

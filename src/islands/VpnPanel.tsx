@@ -5,27 +5,25 @@
  * links are sponsored; an offer without one links the provider's own site. No prices or
  * ratings (they go stale and had no source); a dated claim names its source.
  */
-import type { CollectionEntry } from 'astro:content';
 import { formatDate, isoDate } from '../lib/content/display.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { offerCategory, offersFor, panelUrgency } from '../lib/vpn-panel.ts';
 import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT, OFFERS, type Offer } from './island-text.ts';
 import './lookup.css';
-
-type Offer = CollectionEntry<'offers'>['data'];
 
 interface Props {
   initial?: InitialRecord;
-  offers: Offer[];
-  text: LookupText['vpnPanel'];
+  offers?: readonly Offer[];
+  text?: LookupText['vpnPanel'];
   /** Heading level of the panel title (2 on /ip-4, 3 inside a tab). */
   level?: 2 | 3;
 }
 
 const URGENCY_TONE = { low: 'green', medium: 'amber', high: 'red' } as const;
 
-export default function VpnPanel({ initial, offers, text, level = 3 }: Props) {
+export default function VpnPanel({ initial, offers = OFFERS, text = ISLAND_TEXT.vpnPanel, level = 3 }: Props) {
   const { data } = useLookup(initial);
   const Heading = `h${level}` as const;
   const Sub = `h${level + 1}` as 'h3' | 'h4';

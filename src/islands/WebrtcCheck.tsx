@@ -11,11 +11,12 @@ import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import { $lookup } from '../stores/lookup.ts';
 import { $webrtc, startWebrtcCheck, webrtcReportOf, type WebrtcReport } from '../stores/webrtc.ts';
 import { useHydratedStore, type LookupText } from './use-lookup.ts';
+import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
   config?: ClientConfig | null;
-  text: LookupText['webrtc'];
+  text?: LookupText['webrtc'];
 }
 
 function afterLoad(run: () => void): () => void {
@@ -40,7 +41,7 @@ function ownAddressLines(report: WebrtcReport, text: LookupText['webrtc']): stri
   return lines;
 }
 
-export default function WebrtcCheck({ config, text }: Props) {
+export default function WebrtcCheck({ config, text = ISLAND_TEXT.webrtc }: Props) {
   const check = useHydratedStore($webrtc);
   const report = webrtcReportOf(check, useHydratedStore($lookup));
   const clientConfig = useHydratedStore($clientConfig);

@@ -73,6 +73,9 @@ describe('the first response', () => {
     // No island's props repeat it: they carry the marker.
     expect(html).not.toContain('&quot;sources_used&quot;');
     expect(html.match(/&quot;initial&quot;:\[0,\{&quot;from&quot;:\[0,&quot;page&quot;\]\}\]/g)).toHaveLength(5);
+    // Nor their texts and the VPN offers: those come with the islands' code (src/islands/island-text.ts).
+    expect(html).toMatch(/ props="/);
+    expect(html).not.toMatch(/ props="[^"]*&quot;(text|offers)&quot;/);
     const asked: string[] = [];
     const errors: string[] = [];
     const { context, page } = await visit({}, async (p) => {

@@ -47,11 +47,12 @@ export async function islandTexts() {
   return text.data;
 }
 
-/** Texts of the islands, one page's headings, the VPN offers, and the detail cards' texts (with the VPN badge words). */
+/**
+ * Texts of the islands and one page's headings. The islands bundle their own texts and the
+ * VPN offers (src/islands/island-text.ts); a page reads these for its own words around them.
+ */
 export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4' | 'lookup') {
-  const [t, pageCopy, offers] = await Promise.all([islandTexts(), getEntry('lookupPages', page), getCollection('offers')]);
+  const [t, pageCopy] = await Promise.all([islandTexts(), getEntry('lookupPages', page)]);
   if (!pageCopy) throw new Error(`content/site/lookup-pages.json lacks the entry for ${page}`);
-  const { vpnDetected, noVpn, torExit, privateRelay } = t.badges;
-  const cardText = { ...t.cards, vpnDetected, noVpn, torExit, privateRelay, privacy: t.privacy };
-  return { text: t, page: pageCopy.data, offers: offers.map((o) => o.data), cardText };
+  return { text: t, page: pageCopy.data };
 }

@@ -1,0 +1,25 @@
+/**
+ * The lookup islands' texts and the VPN offers, bundled with the islands' code (one shared
+ * chunk, hashed and cached by the browser) rather than written into every page as the
+ * islands' props: on `/` those props were 20 KB of the 48 KB page and a third of it gzipped
+ * (issue 13). These are the very files the content collections read and validate at build
+ * (src/content.config.ts: lookupText, offers), which have no defaults or transforms to miss;
+ * tests/island-text.test.ts checks that both read the same. A page passes a text only where
+ * it differs (the per-address page's label of the IP box).
+ */
+import texts from '../../content/site/lookup-text.json' with { type: 'json' };
+import offers from '../../content/site/offers.json' with { type: 'json' };
+import type { CollectionEntry } from 'astro:content';
+import type { VerdictKey } from '../lib/badges.ts';
+import type { LookupText } from './use-lookup.ts';
+
+export const ISLAND_TEXT = texts[0] as LookupText;
+
+/** A VPN offer as its file writes it (a source's date is the file's ISO date, not a Date). */
+export type Offer = Omit<CollectionEntry<'offers'>['data'], 'source'> & { source?: { title: string; url: string; date: string | Date } };
+export const OFFERS: readonly Offer[] = offers as Offer[];
+
+/** The detail cards' texts: the cards', the VPN verdict's words from the badges, and the privacy flags'. */
+export type CardText = LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
+const { vpnDetected, noVpn, torExit, privateRelay } = ISLAND_TEXT.badges;
+export const CARD_TEXT: CardText = { ...ISLAND_TEXT.cards, vpnDetected, noVpn, torExit, privateRelay, privacy: ISLAND_TEXT.privacy };
