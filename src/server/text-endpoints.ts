@@ -54,9 +54,10 @@ export const answersCommandLine = (req: AppRequest): boolean =>
  * changes while the process runs), so a hit is byte for byte what a fresh lookup would
  * send (which is why location_source stays 'ip').
  * An address asked for the first time is only noted; its body is kept when it is asked
- * again, and answers from the third time on. A body kept for every address would outlive the young generation and be copied
- * into the old one, only to be dropped there unread when the address never comes back:
- * over 10,000 distinct addresses that cost 6% of the throughput (issue 13).
+ * again, and answers from the third time on. A body kept for every address would outlive
+ * the young generation and be copied into the old one, only to be dropped there unread
+ * when the address never comes back: over 10,000 distinct addresses that cost 6% of the
+ * throughput (issue 13).
  * Server-Timing says when the memo answered. The same idea as echoip's response cache.
  */
 export class JsonMemo {
