@@ -146,8 +146,9 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 // `/` alone, no load: the server's own time to the first byte (Server-Timing) and the size
-// sent, median over 25 visitors seen for the first time (a spliced page), then the same
-// visitors again (the whole page compressed now) and a third time (that page, kept).
+// sent, median over 25 visitors seen for the first time (their page compressed at the
+// fast level), then the same visitors again (compressed smaller now) and a third time
+// (that page, kept).
 const pageAlone = {};
 for (const pass of ['first visit', 'second visit', 'third visit']) {
   const dur = [];

@@ -11,16 +11,15 @@
  * then renders it through Astro as before). tests/page-shell.test.ts compares whole pages,
  * shell against Astro, over many records.
  *
- * A first answer in gzip is one gzip member spliced from parts (gzip-splice.ts): the static
- * parts compressed once, here, the record compressed per request, the islands'
- * HTML stored. A reload is compressed whole, once, and kept (see fill()).
+ * In gzip, a first answer is the page compressed whole at a fast level; a reload is
+ * compressed at a higher level, once, and kept (see fill()).
  */
-import { crc32, gzipSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import type { LookupResponse } from '../../lib/record.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import { pageRecordJson } from '../../islands/page-record.ts';
 import { readProps } from './astro-props.ts';
-import { gzipOf, packedOf, packStatic, PartDeflater, storedOf, type Packed } from './gzip-splice.ts';
+import { PageGzip } from './page-gzip.ts';
 import type { CapturedPage } from './render-capture.ts';
 
 /** What scripts/build-islands.mjs bundles: the record's islands and the renderer they run in. */
@@ -45,21 +44,19 @@ const PAGE_MARK = '{&quot;from&quot;:[0,&quot;page&quot;]}';
 const componentName = (tag: string) => /\scomponent-url="[^"]*\/([A-Za-z0-9_]+)\.[^"/]*"/.exec(tag)?.[1];
 
 /**
- * How the page is compressed, chosen by measurement on this page (one core): the whole
- * 48 KB page takes 0.3 ms at gzip level 1 and 0.8 ms at level 6, against 0.08 ms for the
- * rest of the answer. So the static parts are compressed once, at start, at level 9, and
- * a first answer compresses only the record (1.5 KB of JSON) and stores the islands' HTML:
- * 20.5 KB. Compressing the islands' 8.5 KB too made 15-16 KB but cost new visitors a
- * quarter of the throughput, at level 4, at level 1 and Huffman-only alike, with the static
- * part before each hole as a preset dictionary or without. A reload gets the whole page at
- * level 6 (12.3 KB), once, then kept. Brotli is not offered: per request it costs 0.18 ms
- * (quality 1) to 0.6 ms (quality 4) for the whole page, its streams cannot be spliced from
- * parts, and quality 11 made 10.2 KB of what level-9 gzip makes 12 KB.
+ * How the page is compressed, chosen by measurement on this page (28 KB plain, one core,
+ * 2026-11-26). A first answer is compressed whole at level 2: 8.9 KB in 0.08 ms, which
+ * with its headers fits in a new connection's first flight (TCP's initial window: ten
+ * segments, about 14 KB). Level 1 made 9.1 KB and was no faster, 3 and
+ * 4 took 0.11-0.12 ms for 8.5-8.8 KB. Splicing the static parts compressed once at start
+ * with the visitor's parts compressed per request cost less CPU but made 11.1 KB (no part
+ * can refer back into another), and 15.2 KB with the islands' HTML stored. A reload gets
+ * level 6 (8.3 KB, 0.28 ms), once, then kept. Brotli is not offered: quality 0-2 took
+ * 0.07-0.12 ms for 8.9-9.6 KB, no better than gzip level 2, and for a kept page quality 5
+ * makes 7.8 KB in 1.8 ms, quality 11 7.0 KB in 29 ms.
  */
-const REPEAT_LEVEL = 6;
-/** Level of the record: at 1.5-2.8 KB, 4 is as fast as 1 (782 bytes of 2.8 KB, not 836) and 6 costs half as much again. */
-const PART_LEVEL = 4;
-const parts = new PartDeflater(PART_LEVEL);
+const FIRST = new PageGzip(2);
+const REPEAT = new PageGzip(6);
 
 export class ShellError extends Error {}
 
@@ -67,7 +64,6 @@ export class PageShell {
   /** The shell's headers that are the page's own (content type, its CSP), lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
   readonly #static: Buffer[];
-  readonly #staticPacked: Packed[];
   readonly #holes: Hole[];
   readonly #bundle: IslandBundle;
   /**
@@ -83,7 +79,6 @@ export class PageShell {
     this.#holes = holes;
     this.headers = headers;
     this.#bundle = bundle;
-    this.#staticPacked = this.#static.map((text, i) => packStatic(text, i === statics.length - 1));
   }
 
   /** Cuts the page Astro rendered for `placeholder`; throws ShellError when it cannot reproduce it. */
@@ -139,44 +134,36 @@ export class PageShell {
 
   /**
    * The page for a record: the HTML, or when `gzip` its gzip file. A record seen for the
-   * first time gets the spliced gzip: the static parts as compressed at start, the record
-   * compressed now, the islands' HTML stored. One seen again (a reload) gets the whole
-   * page compressed at once, smaller than the splice (no part can refer back into
-   * another), kept as the /json memo keeps answers; a hit compares the whole record, so it
-   * is the same page.
+   * first time gets its page compressed at the fast level. One seen again (a reload) gets
+   * it compressed at the higher level, kept as the /json memo keeps answers; a hit
+   * compares the whole record, so it is the same page.
    */
   fill(lookup: LookupResponse, gzip: boolean): Buffer {
     const json = pageRecordJson(lookup);
     const record = Buffer.from(json);
-    if (!gzip) return Buffer.concat(this.#chunks(lookup, record));
+    if (!gzip) return this.#page(lookup, record);
     const crc = crc32(record);
     const kept = this.#pages.get(crc);
     if (kept?.record === json) return kept.body;
-    const chunks = this.#chunks(lookup, record);
-    // Seen before (or another record with the same CRC-32, which is compressed whole all the same).
+    // Seen before (or another record with the same CRC-32, which is compressed all the same).
     if (kept !== undefined) {
-      const body = gzipSync(Buffer.concat(chunks), { level: REPEAT_LEVEL });
+      const body = REPEAT.gzip(this.#page(lookup, record));
       this.#pages.set(crc, { record: json, body });
       return body;
     }
     this.#pages.set(crc, null);
-    const packed: Packed[] = [];
-    for (let i = 0; i < chunks.length; i++) {
-      const chunk = chunks[i]!;
-      packed.push(i % 2 === 0 ? this.#staticPacked[i / 2]! : chunk === record ? packedOf(parts.deflate(chunk), chunk, crc) : storedOf(chunk));
-    }
-    return Buffer.concat(gzipOf(packed));
+    return FIRST.gzip(this.#page(lookup, record));
   }
 
-  /** The page's chunks in order: static, visitor's, static, …, static. */
-  #chunks(lookup: LookupResponse, record: Buffer): Buffer[] {
+  /** The page: static, visitor's, static, …, static. */
+  #page(lookup: LookupResponse, record: Buffer): Buffer {
     const chunks = [this.#static[0]!];
     for (let i = 0; i < this.#holes.length; i++) {
       const hole = this.#holes[i]!;
       const text = hole.kind === 'record' ? record : Buffer.from(hole.kind === 'ip' ? lookup.data.ip : renderIsland(this.#bundle, hole, lookup));
       chunks.push(text, this.#static[i + 1]!);
     }
-    return chunks;
+    return Buffer.concat(chunks);
   }
 }
 
