@@ -40,6 +40,20 @@ describe('behind a trusted proxy', () => {
     expect(await ask({ 'x-forwarded-for': '1.1.1.1', 'x-real-ip': '6.6.6.6' })).toBe('1.1.1.1\n');
   });
 
+  it.each([
+    ['8.8.8.8, unknown'], ['8.8.8.8, _hidden'], ['8.8.8.8, '], ['garbage'], [''],
+  ])('answers X-Forwarded-For %j as an unknown client: no address, no limit exemption, no operator data', async (xff) => {
+    const headers = { 'x-forwarded-for': xff };
+    for (const path of ['/ip', '/json', '/api/lookup', '/api/analytics.csv', '/lookup/8.8.8.8']) {
+      const res = await limited(path, { headers });
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toEqual({ error: { code: 'unknown_client', message: expect.stringContaining('could not be determined') } });
+    }
+    // The same for everyone still answers: static files and the health check.
+    expect((await limited('/healthz', { headers })).status).toBe(200);
+    expect((await limited('/robots.txt', { headers })).status).toBe(200);
+  });
+
   it('does not exempt a client that claims a private address in Forwarded from the limit', async () => {
     const hit = () => limited('/ip', { headers: { 'x-forwarded-for': '9.9.9.10', forwarded: 'for=10.0.0.1' } });
     const statuses = [];

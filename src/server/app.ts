@@ -51,6 +51,9 @@ export interface AppListener {
 
 /** Shared by every request without a query string; handlers only read it. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
+/** The answer to a client whose address is unknown (client-ip.ts): nothing is looked up, limited or granted for it. */
+const UNKNOWN_CLIENT_ANSWER = jsonError(400, 'unknown_client',
+  'Your address could not be determined: a proxy in front of this server named a hop that is not an address.');
 const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} is not allowed here.`);
 
 /** Builds the listener from its parts. */
@@ -90,6 +93,8 @@ export function createApp(parts: AppParts): AppListener {
     }
     if (path === '/healthz') return health.reply(inc.headers.get('accept'));
     const client = clientAddress(inc.peer, inc.headers, config.trustProxy);
+    // A trusted proxy that could not name the client: only what is the same for everyone.
+    if (!client.parsed && !site.get(path)) return UNKNOWN_CLIENT_ANSWER;
     const query = q === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(q + 1));
     const appReq: AppRequest = { method: inc.method, path, query, headers: inc.headers, clientIp: client.text, clientAddress: client.parsed, body: inc.body };
     const answer = firstAnswer(handlers, appReq);

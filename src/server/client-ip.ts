@@ -4,6 +4,9 @@
  * `X-Forwarded-For` unless configured, as echoip's `-H`), walked from the right and
  * stopping at the first untrusted hop. Never a precedence among several headers: a
  * client can send any of them, and the proxy appends to or replaces only its own.
+ * A hop a trusted proxy wrote that is not an address (`unknown`, `_hidden`, garbage, empty)
+ * makes the client unknown: never the proxy itself, whose loopback or private address would
+ * exempt the client from the rate limit and open the operator's data to it.
  */
 import { cidrContains, formatIp, parseCidr, parseIp, type Cidr, type ParsedIp } from '../lib/ip-address.ts';
 
@@ -73,10 +76,10 @@ function forwardedParam(element: string, name: string): string {
   return pair ? pair.slice(name.length + 1) : '';
 }
 
-/** The hops the proxy's header names, left (client side) to right. */
+/** The hops the proxy's header names, left (client side) to right; a header sent empty is one empty hop. */
 function forwardedChain(headers: Headers, header: string): string[] {
   const value = headers.get(header);
-  if (!value) return [];
+  if (value === null || value === undefined) return [];
   const elements = value.split(',');
   return header === 'forwarded' ? elements.map((element) => forwardedParam(element, 'for')) : elements;
 }
@@ -86,10 +89,13 @@ export interface Headers { get(name: string): string | null | undefined }
 
 /** The client's address, parsed, and as canonical text (`::ffff:1.2.3.4` becomes `1.2.3.4`). */
 export interface ClientAddress {
-  /** Undefined only when the socket reports no usable peer address. */
+  /** Undefined when the address is unknown: no usable socket peer, or a trusted hop that is not an address. */
   parsed: ParsedIp | undefined;
   text: string;
 }
+
+/** What a trusted proxy could not name: the client is unknown (UNKNOWN_CLIENT.text is `unknown`). */
+export const UNKNOWN_CLIENT: ClientAddress = Object.freeze({ parsed: undefined, text: 'unknown' });
 
 /**
  * Whether `ip`, reached after `hops` trusted hops already walked, may speak for the client:
@@ -114,7 +120,7 @@ export function clientAddress(peer: string, headers: Headers, trust: TrustProxy)
   let trustedHops = 0;
   for (let i = chain.length - 1; i >= 0 && trusts(trust, current, trustedHops); i--) {
     const hop = parseHop(chain[i]!);
-    if (!hop) break; // garbage from here leftwards: the last good hop is the best we know
+    if (!hop) return UNKNOWN_CLIENT;
     trustedHops++;
     current = hop;
   }
