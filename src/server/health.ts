@@ -27,7 +27,10 @@ export class Health {
     return this;
   }
 
-  /** Adds `name: state` lines listed under the first word (they do not degrade it). */
+  /**
+   * Adds `name: state` lines listed under the first word (they do not degrade it). Parts
+   * started after the app is built add theirs then (main.ts: the STUN responder's).
+   */
   note(lines: () => string[]): this {
     this.notes.push(lines);
     return this;

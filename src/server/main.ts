@@ -50,6 +50,7 @@ async function startWorker(config: Config): Promise<void> {
   // Cluster workers share one UDP socket, as they share the TCP one.
   stun = config.stunPort ? await startStunServer(config.host, config.stunPort) : undefined;
   if (stun) console.log(`STUN responder on udp port ${stun.port}`);
+  app.routes.health.note(() => [stun ? stun.describe() : 'stun: off']);
   // While draining, every answer tells its keep-alive client to go (the socket closes after
   // it). Ahead of the app's listener, which sends most answers before returning.
   server.prependListener('request', (_req, res) => { if (stopping) res.setHeader('connection', 'close'); });

@@ -4,7 +4,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindingRequest, parseMessage, xorMappedAddress } from '../../tests/support/stun-client.ts';
-import { startStunServer, stunAnswer, type StunServer } from './stun.ts';
+import { startStunServer, STUN_BUDGET, stunAnswer, type StunServer } from './stun.ts';
 
 let v4: StunServer;
 let client: Socket;
@@ -69,14 +69,16 @@ describe('Binding over UDP', () => {
     expect(parseMessage((await exchange(client, v4.port, '127.0.0.1', request))!).type).toBe(0x0101);
   });
 
-  it('answers a comprehension-required attribute it does not know with 420 and lists it', async () => {
-    const request = bindingRequest({ attributes: [[0x0003, Buffer.alloc(4)], [0x7fff, Buffer.alloc(1)]] }); // CHANGE-REQUEST and an unassigned one
+  it.each<[string, boolean, number[]]>([
+    ['without FINGERPRINT', false, [0x0009]],
+    ['with FINGERPRINT', true, [0x0009, 0x8028]],
+  ])('answers a comprehension-required attribute it does not know with a bare 420 (%s): no reason text, no list', async (_, fingerprint, types) => {
+    const request = bindingRequest({ attributes: [[0x0003, Buffer.alloc(4)], [0x7fff, Buffer.alloc(1)]], fingerprint }); // CHANGE-REQUEST and an unassigned one
     const answer = parseMessage((await exchange(client, v4.port, '127.0.0.1', request))!);
     expect(answer.type).toBe(0x0111);
-    const code = answer.attributes.find((a) => a.type === 0x0009)!.value;
-    expect(code[2]! * 100 + code[3]!).toBe(420);
-    const unknown = answer.attributes.find((a) => a.type === 0x000a)!.value;
-    expect([unknown.readUInt16BE(0), unknown.readUInt16BE(2)]).toEqual([0x0003, 0x7fff]);
+    expect(answer.transactionId).toEqual(request.subarray(8, 20));
+    expect(answer.attributes.map((a) => a.type)).toEqual(types);
+    expect([...answer.attributes[0]!.value]).toEqual([0, 0, 4, 20]);
   });
 });
 
@@ -115,18 +117,45 @@ describe('bad packets', () => {
     expect(parseMessage((await exchange(client, v4.port, '127.0.0.1', bindingRequest()))!).type).toBe(0x0101);
   });
 
-  it.each<[string, Buffer, string, number]>([
-    ['a bare Binding request from IPv4', bindingRequest(), '203.0.113.9', 12],
-    ['a bare Binding request from IPv6', bindingRequest(), '2001:db8::1', 24],
-    ['a 420 for one empty unknown attribute (the largest growth)', bindingRequest({ attributes: [[0x7fff, Buffer.alloc(0)]] }), '203.0.113.9', 32],
-    ['a 420 for one unknown attribute sent twice', bindingRequest({ attributes: [[0x7fff, Buffer.alloc(0)], [0x7fff, Buffer.alloc(0)]] }), '203.0.113.9', 28],
-  ])('answers %s with at most 32 bytes more, so it cannot amplify a spoofed flood', (_, request, from, growth) => {
-    expect(stunAnswer(request, from, 1)!.length - request.length).toBe(growth);
+  it.each<[string, Buffer, string, number, number]>([
+    ['a bare Binding request from IPv4', bindingRequest(), '203.0.113.9', 12, 1.6],
+    ['a bare Binding request from IPv6 (the largest growth)', bindingRequest(), '2001:db8::1', 24, 2.2],
+    ['a Binding request with FINGERPRINT from IPv6', bindingRequest({ fingerprint: true }), '2001:db8::1', 24, 52 / 28],
+    ['a 420 for one empty unknown attribute', bindingRequest({ attributes: [[0x7fff, Buffer.alloc(0)]] }), '203.0.113.9', 4, 28 / 24],
+    ['a 420 for one unknown attribute sent twice', bindingRequest({ attributes: [[0x7fff, Buffer.alloc(0)], [0x7fff, Buffer.alloc(0)]] }), '203.0.113.9', 0, 1],
+  ])('answers %s with at most 24 bytes more, so it cannot amplify a spoofed flood', (_, request, from, growth, ratio) => {
+    const answer = stunAnswer(request, from, 1)!;
+    expect(answer.length - request.length).toBe(growth);
+    expect(answer.length / request.length).toBeCloseTo(ratio, 6);
   });
 });
 
 describe('startStunServer', () => {
   it('rejects when the port is taken, so the server can say which setting to change', async () => {
     await expect(startStunServer('127.0.0.1', v4.port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  it('answers a burst of 100 requests from one source with at most its budget, and counts the rest', async () => {
+    const server = await startStunServer('127.0.0.1', 0);
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    try {
+      let answers = 0;
+      socket.on('message', () => answers++);
+      const started = performance.now();
+      for (let i = 0; i < 100; i++) {
+        socket.send(bindingRequest(), server.port, '127.0.0.1');
+        // Let the responder read, so the loopback queue never overflows.
+        if (i % 25 === 24) await new Promise((resolve) => setImmediate(resolve));
+      }
+      await expect.poll(() => server.counts.answered + server.counts.overBudget, { timeout: 5000 }).toBe(100);
+      const seconds = (performance.now() - started) / 1000;
+      expect(server.counts.answered).toBeLessThanOrEqual(STUN_BUDGET.burst + Math.ceil(STUN_BUDGET.perSecond * seconds));
+      await expect.poll(() => answers).toBe(server.counts.answered);
+      expect(server.describe()).toBe(`stun: udp ${server.port}, ${answers} answered, ${100 - answers} over budget, 0 malformed, 0 from port 0, 0 send errors, 0 answer errors (this process)`);
+    } finally {
+      socket.close();
+      await server.close();
+    }
   });
 });
