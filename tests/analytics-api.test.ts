@@ -163,7 +163,7 @@ describe('/healthz', () => {
   });
 });
 
-/** Looks up every KNOWN address as a browser would, through the page and the API. */
+/** Looks up every KNOWN address as a browser would, through the page and the API, and corrects its place. */
 async function lookUpKnown(url: string): Promise<void> {
   for (const ip of KNOWN) {
     for (const [target, headers] of [['/', PAGE], ['/api/lookup', FETCH]] as const) {
@@ -171,6 +171,11 @@ async function lookUpKnown(url: string): Promise<void> {
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
+    const correction = await fetch(url + '/api/corrections', {
+      method: 'POST', headers: from(ip, { ...FETCH, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }),
+      body: JSON.stringify({ latitude: 48.137, longitude: 11.575 }),
+    });
+    expect(correction.status).toBe(202);
   }
 }
 
@@ -207,6 +212,9 @@ describe('no raw address at rest', () => {
       }
       for (const prefix of ['81.2.69.0/24', '2001:4860:4860::/48', '8.8.8.0/24', '1.1.1.0/24']) expect(text).toContain(prefix);
       for (const ip of KNOWN) expect(text).not.toContain(ip);
+      // Corrections keep the network too (one per network and day), not the address.
+      const kept = await sql`SELECT ip_prefix FROM ${sql(schema)}.analytics_corrections ORDER BY ip_prefix`;
+      expect(kept.map((r) => r.ip_prefix)).toEqual(['1.1.1.0/24', '2001:4860:4860::/48', '8.8.8.0/24', '81.2.69.0/24']);
     } finally {
       await own.close();
       await sql.end();

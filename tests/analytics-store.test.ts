@@ -1,29 +1,44 @@
 /**
  * Contract of the analytics store: the same cases against SQLite and PostgreSQL
  * (TEST_DATABASE_URL; each test in its own schema). Period boundaries, deltas, unique
- * networks, top-country order and ties, masking, CSV quoting, accuracy percentiles,
- * retention, retried batches, and random rows written out of order checked against a
- * brute-force count of the same rows.
+ * networks, top-country order and ties, masking, CSV quoting, accuracy percentiles over
+ * networks, one correction per network and day, a flood of corrections, an upgrade of a
+ * database holding corrections without networks, retention, retried batches, and random
+ * rows written out of order checked against a brute-force count of the same rows.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import postgres from 'postgres';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, PERIODS, periodWindow, type Period } from '../src/lib/analytics.ts';
 import { parseIp } from '../src/lib/ip-address.ts';
 import { analyticsCsv } from '../src/server/analytics-api.ts';
 import { createAnalytics, type Analytics } from '../src/server/storage/analytics.ts';
 import { networkOf } from '../src/server/storage/event.ts';
+import { engineFrom } from '../src/server/lookup/engine.ts';
+import { openSources } from '../src/server/lookup/sources.ts';
 import { openPostgresStore } from '../src/server/storage/postgres-store.ts';
+import { MIGRATIONS, SQLITE_FILE } from '../src/server/storage/sqlite-db.ts';
 import { openSqliteStore } from '../src/server/storage/sqlite-store.ts';
 import type { AnalyticsStore, CorrectionRow, LookupRow } from '../src/server/storage/types.ts';
 import { seededRandom } from '../bench/seeded-random.mjs';
+import { honestVisitors, relativeChange, type HonestVisitor } from './support/honest-visitors.ts';
 import { schemaUrl, testDatabaseUrl, uniqueSchema } from './support/postgres.ts';
 
 const NOW = Date.parse('2026-03-15T10:30:00.000Z');
 const pgBase = testDatabaseUrl();
 
-interface Backend { name: string; open: () => Promise<{ store: AnalyticsStore; cleanup: () => Promise<void> }> }
+/** A correction as the first schema stored it: no network, no day. */
+type LegacyCorrection = Omit<CorrectionRow, 'ipPrefix'>;
+type Opened = { store: AnalyticsStore; cleanup: () => Promise<void> };
+interface Backend {
+  name: string;
+  open: () => Promise<Opened>;
+  /** Opens a database created by the first schema version and holding `rows`: the store upgrades it. */
+  openUpgraded: (rows: LegacyCorrection[]) => Promise<Opened>;
+}
 const BACKENDS: Backend[] = [
   {
     name: 'sqlite',
@@ -31,11 +46,41 @@ const BACKENDS: Backend[] = [
       const dir = mkdtempSync(path.join(tmpdir(), 'analytics-contract-'));
       return { store: await openSqliteStore(dir), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
     },
+    openUpgraded: async (rows) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'analytics-upgrade-'));
+      const db = new DatabaseSync(path.join(dir, SQLITE_FILE));
+      db.exec(MIGRATIONS[0]!);
+      db.exec('PRAGMA user_version = 1');
+      const insert = db.prepare('INSERT INTO analytics_corrections (at_ms, distance_km, country_code, network_type, nearer_source) VALUES (?, ?, ?, ?, ?)');
+      for (const r of rows) insert.run(r.at, r.distance_km, r.country_code, r.network_type, r.nearer_source);
+      db.close();
+      return { store: await openSqliteStore(dir), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
   },
   {
     name: 'postgres',
     open: async () => {
       const { url, drop } = schemaUrl(pgBase!, uniqueSchema('contract'));
+      return { store: await openPostgresStore(url), cleanup: drop };
+    },
+    openUpgraded: async (rows) => {
+      const schema = uniqueSchema('upgrade');
+      const { url, drop } = schemaUrl(pgBase!, schema);
+      const sql = postgres(url, { max: 1, onnotice: () => undefined });
+      try {
+        // As postgres-store.ts's migrate() left a database before the second file existed.
+        const [first] = readdirSync('supabase/migrations').filter((f) => f.endsWith('.sql')).sort();
+        await sql`CREATE SCHEMA ${sql(schema)}`;
+        await sql.unsafe(readFileSync(path.join('supabase/migrations', first!), 'utf8'));
+        await sql`CREATE TABLE analytics_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+        await sql`INSERT INTO analytics_migrations (version) VALUES (${first!.replace(/\.sql$/, '')})`;
+        for (const r of rows) {
+          await sql`INSERT INTO analytics_corrections (at_ms, distance_km, country_code, network_type, nearer_source)
+            VALUES (${r.at}, ${r.distance_km}, ${r.country_code}, ${r.network_type}, ${r.nearer_source})`;
+        }
+      } finally {
+        await sql.end();
+      }
       return { store: await openPostgresStore(url), cleanup: drop };
     },
   },
@@ -54,10 +99,27 @@ function lookup(at: number, over: Partial<LookupRow> & { ip?: string } = {}): Lo
   };
 }
 
-const correction = (at: number, km: number, networkType = 'mobile'): CorrectionRow =>
-  ({ at, distance_km: km, country_code: 'US', network_type: networkType, nearer_source: 'tie' });
+let networks = 0;
+/** A network of its own: a new IPv4 /24 each call. */
+const ownNetwork = () => { networks++; return `10.${(networks >> 8) & 255}.${networks & 255}.0/24`; };
+/** A correction, from a network of its own unless `ipPrefix` names one. */
+const correction = (at: number, km: number, networkType = 'mobile', ipPrefix = ownNetwork()): CorrectionRow =>
+  ({ at, distance_km: km, country_code: 'US', network_type: networkType, nearer_source: 'tie', ipPrefix });
 
-describe.each(BACKENDS)('$name store', ({ name, open }) => {
+/** Realistic honest corrections (tests/support/honest-visitors.ts), loaded once for the flood cases. */
+let honest: HonestVisitor[] = [];
+beforeAll(async () => {
+  honest = honestVisitors(engineFrom((await openSources()).sources), 1000);
+}, 60_000);
+const honestRow = (v: HonestVisitor, at: number): CorrectionRow =>
+  ({ at, distance_km: v.distanceKm, country_code: v.countryCode, network_type: v.networkType, nearer_source: 'tie', ipPrefix: v.ipPrefix });
+/** The flood: 3,000 corrections in one day from `networks` IPv6 /48s, each about 20,000 km off, written as the queue writes (1,000 a batch). */
+function flood(networks: number): CorrectionRow[] {
+  return Array.from({ length: 3000 }, (_, i) => correction(NOW - 1000 - i * 1000, 20_000 - (i % 7), 'business', `2001:db8:${(i % networks).toString(16)}::/48`));
+}
+
+describe.each(BACKENDS)('$name store', (backend) => {
+  const { name, open } = backend;
   let store: AnalyticsStore;
   let cleanup: () => Promise<void>;
   const enabled = name === 'sqlite' || pgBase !== undefined;
@@ -172,14 +234,101 @@ describe.each(BACKENDS)('$name store', ({ name, open }) => {
       correction(NOW - 8 * DAY_MS, 5000, 'mobile'), // before the 7d window
     ]);
     const { accuracy } = await figures('7d');
-    // 13 values: median rank 7, p90 rank 12 (ceil(11.7)).
-    expect(accuracy).toMatchObject({ corrections: 13, medianKm: 7, p90Km: 40 });
+    // 13 networks of one correction each: median rank 7, p90 rank 12 (ceil(11.7)).
+    expect(accuracy).toMatchObject({ corrections: 13, networks: 13, medianKm: 7, p90Km: 40 });
     expect(accuracy.byNetworkType).toEqual([
-      { networkType: 'mobile', corrections: 11, medianKm: 6, p90Km: 10 },
-      { networkType: 'business', corrections: 2, medianKm: 20, p90Km: 40 },
+      { networkType: 'mobile', corrections: 11, networks: 11, medianKm: 6, p90Km: 10 },
+      { networkType: 'business', corrections: 2, networks: 2, medianKm: 20, p90Km: 40 },
     ]);
     const empty = await figures('24h', NOW + 10 * DAY_MS);
-    expect(empty.accuracy).toEqual({ corrections: 0, medianKm: null, p90Km: null, byNetworkType: [] });
+    expect(empty.accuracy).toEqual({ corrections: 0, networks: 0, medianKm: null, p90Km: null, byNetworkType: [] });
+  });
+
+  it.skipIf(!enabled)("takes each network's own median first, then the median and p90 of those, with the networks they rest on", async () => {
+    const A = '203.0.113.0/24';
+    await write([], [
+      // One mobile network, a correction a day for five days: its own median is 300.
+      ...[100, 200, 300, 400, 500].map((km, day) => correction(NOW - day * DAY_MS, km, 'mobile', A)),
+      correction(NOW - 1000, 10, 'business'), correction(NOW - 1000, 20, 'business'),
+    ]);
+    const { accuracy } = await figures('7d');
+    // Networks' medians 10, 20, 300: median rank 2, p90 rank 3. Over the rows it would be 200.
+    expect(accuracy).toMatchObject({ corrections: 7, networks: 3, medianKm: 20, p90Km: 300 });
+    // Most networks first, though mobile has more corrections.
+    expect(accuracy.byNetworkType).toEqual([
+      { networkType: 'business', corrections: 2, networks: 2, medianKm: 10, p90Km: 20 },
+      { networkType: 'mobile', corrections: 5, networks: 1, medianKm: 300, p90Km: 300 },
+    ]);
+  });
+
+  it.skipIf(!enabled)('keeps one correction per network and UTC day: the latest, in whatever order they arrive', async () => {
+    const A = '2001:db8:85a3::/48';
+    const midnight = Date.parse('2026-03-15T00:00:00.000Z');
+    const kept = async () => (await figures('7d')).accuracy;
+    await write([], [correction(midnight + 8 * HOUR_MS, 100, 'mobile', A), correction(midnight + 9 * HOUR_MS, 200, 'mobile', A)]);
+    expect(await kept()).toMatchObject({ corrections: 1, networks: 1, medianKm: 200 });
+    // An earlier one arriving late (a queue that waited out an outage) replaces nothing.
+    await write([], [correction(midnight + 7 * HOUR_MS, 300, 'mobile', A)]);
+    expect(await kept()).toMatchObject({ corrections: 1, medianKm: 200 });
+    // At the same instant, the one written later wins, across batches and within one.
+    await write([], [correction(midnight + 9 * HOUR_MS, 250, 'mobile', A)]);
+    expect(await kept()).toMatchObject({ corrections: 1, medianKm: 250 });
+    await write([], [correction(midnight + 10 * HOUR_MS, 1, 'mobile', A), correction(midnight + 10 * HOUR_MS, 2, 'mobile', A)]);
+    expect(await kept()).toMatchObject({ corrections: 1, medianKm: 2 });
+    // The last instant of the day before is another day: a second row of the same network.
+    await write([], [correction(midnight - 1, 400, 'mobile', A)]);
+    expect(await kept()).toMatchObject({ corrections: 2, networks: 1, medianKm: 2, p90Km: 2 });
+    // Another network the same day is a row of its own.
+    await write([], [correction(midnight + HOUR_MS, 30, 'mobile', '2001:db8:85a4::/48')]);
+    expect(await kept()).toMatchObject({ corrections: 3, networks: 2, medianKm: 2, p90Km: 30 });
+  });
+
+  it.skipIf(!enabled)('upgrades a database of corrections stored without networks: they count, together as one network', async () => {
+    await store.close();
+    await cleanup();
+    const legacy = [5000, 6000, 7000].map((km) => ({ at: NOW - 2 * HOUR_MS, distance_km: km, country_code: 'US', network_type: 'mobile', nearer_source: 'tie' }));
+    ({ store, cleanup } = await backend.openUpgraded(legacy));
+    // The same day as the old rows: no conflict with their empty network.
+    await write([], [correction(NOW - HOUR_MS, 10), correction(NOW - HOUR_MS, 20)]);
+    const { accuracy } = await figures('24h');
+    // Networks' medians 10, 20 and 6000 (the old rows together).
+    expect(accuracy).toMatchObject({ corrections: 5, networks: 3, medianKm: 20, p90Km: 6000 });
+    expect(accuracy.byNetworkType).toEqual([{ networkType: 'mobile', corrections: 5, networks: 3, medianKm: 20, p90Km: 6000 }]);
+    await store.purge(NOW - HOUR_MS - 1);
+    expect((await figures('24h')).accuracy).toMatchObject({ corrections: 2, networks: 2 });
+  });
+
+  describe('a flood of corrections: 3,000 in a day, each claiming the other side of the earth', () => {
+    const honestRows = (count: number) => honest.slice(0, count).map((v, i) => honestRow(v, NOW - HOUR_MS - i * 1000));
+    const writeAll = async (rows: CorrectionRow[]) => { for (let i = 0; i < rows.length; i += 1000) await write([], rows.slice(i, i + 1000)); };
+
+    it.skipIf(!enabled)('from one IPv6 /48 counts as one network: the median of 60 honest networks moves by less than 10%', async () => {
+      await writeAll(honestRows(60));
+      const before = (await figures('24h')).accuracy;
+      await writeAll(flood(1));
+      const after = (await figures('24h')).accuracy;
+      expect(after).toMatchObject({ corrections: 61, networks: 61 });
+      expect(relativeChange(before.medianKm!, after.medianKm!)).toBeLessThan(0.1);
+    });
+
+    it.skipIf(!enabled)('from 30 /48s, a third of the networks, can move the median no further than the honest ones reach', async () => {
+      await writeAll(honestRows(60));
+      await writeAll(flood(30));
+      const after = (await figures('24h')).accuracy;
+      expect(after).toMatchObject({ corrections: 90, networks: 90 });
+      // Rank 45 of 90: the 45th honest value, since all 30 flooding networks rank above them.
+      const sorted = honest.slice(0, 60).map((v) => v.distanceKm).sort((a, b) => a - b);
+      expect(after.medianKm).toBe(sorted[44]);
+    });
+
+    it.skipIf(!enabled)('from 30 /48s among 1,000 honest networks moves the median by less than 10%', async () => {
+      await writeAll(honestRows(1000));
+      const before = (await figures('24h')).accuracy;
+      await writeAll(flood(30));
+      const after = (await figures('24h')).accuracy;
+      expect(after).toMatchObject({ corrections: 1030, networks: 1030 });
+      expect(relativeChange(before.medianKm!, after.medianKm!)).toBeLessThan(0.1);
+    });
   });
 
   it.skipIf(!enabled)('writes a retried batch once', async () => {

@@ -1,7 +1,9 @@
 /**
  * POST /api/corrections over HTTP on the real databases. The caller's address comes from
  * X-Forwarded-For through a trusted loopback proxy, as behind a load balancer, so the
- * server has a public address to look up.
+ * server has a public address to look up. Requests are the site's own page's unless a
+ * test says otherwise: JSON, `Sec-Fetch-Site: same-origin`. The flood of one network is
+ * tests/corrections-flood.test.ts.
  */
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
@@ -12,12 +14,13 @@ import { ApiErrorSchema } from '../src/lib/record.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { nearerSource } from '../src/server/corrections-api.ts';
 import type { CorrectionEvent } from '../src/lib/correction.ts';
+import type { ParsedIp } from '../src/lib/ip-address.ts';
 import { createAppServer, type AppServer } from '../src/server/server.ts';
 
 let app: AppServer;
 let url: string;
 /** What reached the analytics store's recordCorrection (the real store, in a temporary SQLite file). */
-let recordSpy: MockInstance<(event: CorrectionEvent) => void>;
+let recordSpy: MockInstance<(address: ParsedIp, event: CorrectionEvent) => void>;
 beforeAll(async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'corrections-'));
   app = await createAppServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', TRUST_PROXY: 'loopback', DATA_DIR: dataDir }), 'dist');
@@ -31,13 +34,19 @@ afterAll(async () => {
 });
 
 const MUNICH = { latitude: 48.13743, longitude: 11.57549 };
-const recorded = (): CorrectionEvent[] => recordSpy.mock.calls.map(([event]) => event);
+const recorded = (): CorrectionEvent[] => recordSpy.mock.calls.map(([, event]) => event);
 
-function correct(body: unknown, headers: Record<string, string> = {}, from = '8.8.8.8') {
+/** What the site's own page sends (src/stores/correction.ts, in a browser). */
+const SAME_ORIGIN = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
+
+/** Posts `body` as the site's page would; `headers` override (a value of null leaves a header out). */
+function correct(body: unknown, headers: Record<string, string | null> = {}, from = '8.8.8.8') {
+  const sent = Object.entries({ ...SAME_ORIGIN, 'x-forwarded-for': from, ...headers }).filter((e): e is [string, string] => e[1] !== null);
   return fetch(`${url}/api/corrections`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': from, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: Object.fromEntries(sent),
+    // Bytes, not a string: fetch would add Content-Type: text/plain to a string body.
+    body: new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body)),
   });
 }
 
@@ -59,7 +68,8 @@ describe('POST /api/corrections', () => {
     expect(event.distance_km).toBeLessThan(9800);
     expect(Object.keys(event).sort()).toEqual(['country_code', 'distance_km', 'nearer_source', 'network_type']);
     expect(JSON.stringify(event)).not.toContain('8.8.8');
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // The recorder gets the address to cut it to its network (storage/event.ts), nothing else does.
+    expect(recordSpy.mock.calls.at(-1)![0]).toMatchObject({ version: 4 });
   });
 
   it('refuses a body that names an address: only the caller is ever looked up', async () => {
@@ -121,6 +131,85 @@ describe('POST /api/corrections', () => {
     const res = await fetch(`${url}/api/corrections`);
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('POST /api/corrections only from the site itself', () => {
+  it.each<[string, string | null]>([
+    ['another site (cross-site)', 'cross-site'],
+    ['a sibling subdomain (same-site)', 'same-site'],
+    ['no page at all, as a typed address or bookmark (none)', 'none'],
+  ])('refuses a request from %s with 403 and records nothing', async (_, site) => {
+    const before = recorded().length;
+    const res = await correct(MUNICH, { 'sec-fetch-site': site });
+    expect(res.status).toBe(403);
+    const { error } = ApiErrorSchema.parse(await res.json());
+    expect(error.code).toBe('forbidden');
+    expect(error.message).toContain(`this request came with Sec-Fetch-Site: ${site}`);
+    expect(recorded()).toHaveLength(before);
+  });
+
+  // Browsers send Sec-Fetch-Site only to secure origins: a site on plain HTTP gets none from
+  // its own pages. Another site's page cannot post JSON here without a preflight (refused).
+  it('accepts JSON without Sec-Fetch-Site (a plain-HTTP site, an older browser)', async () => {
+    const before = recorded().length;
+    expect((await correct(MUNICH, { 'sec-fetch-site': null })).status).toBe(202);
+    expect(recorded()).toHaveLength(before + 1);
+  });
+
+  it.each<[string, string | null]>([
+    ['text/plain (what a form or a no-cors fetch from any site may send)', 'text/plain'],
+    ['text/plain with a charset', 'text/plain;charset=UTF-8'],
+    ['a form', 'application/x-www-form-urlencoded'],
+    ['a multipart form', 'multipart/form-data; boundary=x'],
+    ['a type that only starts like JSON', 'application/jsonp'],
+    ['a JSON-based type that is not JSON itself', 'application/merge-patch+json'],
+    ['no Content-Type', null],
+  ])('refuses %s with 415 and records nothing, even with a JSON body', async (_, type) => {
+    const before = recorded().length;
+    const res = await correct(MUNICH, { 'content-type': type });
+    expect(res.status).toBe(415);
+    expect(ApiErrorSchema.parse(await res.json()).error.code).toBe('unsupported_media_type');
+    expect(recorded()).toHaveLength(before);
+  });
+
+  it.each([
+    ['with a charset', 'application/json; charset=utf-8'],
+    ['in capitals, with spaces', ' Application/JSON ;charset=UTF-8'],
+  ])('accepts JSON %s', async (_, type) => {
+    expect((await correct(MUNICH, { 'content-type': type })).status).toBe(202);
+  });
+
+  it("refuses another site's simple CORS request (text/plain, cross-site), as a browser sends it", async () => {
+    const before = recorded().length;
+    const res = await correct(MUNICH, { 'content-type': 'text/plain;charset=UTF-8', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(recorded()).toHaveLength(before);
+  });
+
+  it('grants nothing to a preflight from another site', async () => {
+    const res = await fetch(`${url}/api/corrections`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(res.status).toBeLessThan(500);
+    const granted = [...res.headers.keys()].filter((name) => name.startsWith('access-control-allow-'));
+    expect(granted).toEqual([]);
+  });
+
+  it.each<[string, () => Promise<Response>, number]>([
+    ['a recorded correction', () => correct(MUNICH), 202],
+    ['one not recorded (DNT)', () => correct(MUNICH, { dnt: '1' }), 200],
+    ['a bad body', () => correct({ latitude: 91, longitude: 0 }), 400],
+    ['a cross-site request', () => correct(MUNICH, { 'sec-fetch-site': 'cross-site' }), 403],
+    ['a body that is not JSON', () => correct(MUNICH, { 'content-type': 'text/plain' }), 415],
+    ['GET', () => fetch(`${url}/api/corrections`, { headers: { origin: 'https://evil.example' } }), 405],
+    ['a preflight', () => fetch(`${url}/api/corrections`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } }), 204],
+  ])('answers %s without Access-Control-Allow-Origin', async (_, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 

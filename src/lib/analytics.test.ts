@@ -65,13 +65,13 @@ describe('DashboardSchema: the /api/analytics answer as the browser reads it', (
     period: '30d', unit: 'day', from: '2026-02-14', to: '2026-03-15', previousFrom: '2026-01-15', previousTo: '2026-02-13',
     lookups: figure, networks: figure, vpnRate: figure, countries: [], activity: [],
     accuracy: {
-      corrections: 12, medianKm: 4.5, p90Km: 40,
-      byNetworkType: [{ networkType: 'mobile', corrections: 5, medianKm: 9, p90Km: null }],
+      corrections: 12, networks: 7, medianKm: 4.5, p90Km: 40,
+      byNetworkType: [{ networkType: 'mobile', corrections: 5, networks: 3, medianKm: 9, p90Km: null }],
     },
     recent: null,
   };
 
-  it('keeps the correction counts and distances, overall and per network type', () => {
+  it('keeps the correction and network counts and distances, overall and per network type', () => {
     expect(DashboardSchema.parse(answer).accuracy).toEqual(answer.accuracy);
   });
 
@@ -83,8 +83,10 @@ describe('DashboardSchema: the /api/analytics answer as the browser reads it', (
   // the building of it.
   it.each([
     ['the overall correction count', { corrections: 'twelve' }],
+    ['the overall network count', { networks: undefined }],
     ['the overall median', { medianKm: undefined }],
-    ['the correction count of a network type', { byNetworkType: [{ networkType: 'mobile', medianKm: 9, p90Km: null }] }],
+    ['the correction count of a network type', { byNetworkType: [{ networkType: 'mobile', networks: 3, medianKm: 9, p90Km: null }] }],
+    ['the network count of a network type', { byNetworkType: [{ networkType: 'mobile', corrections: 5, medianKm: 9, p90Km: null }] }],
   ])('rejects an answer lacking or mistyping %s', async (_n, change) => {
     vi.resetModules();
     const fresh = await import('./analytics.ts');

@@ -83,11 +83,17 @@ export const FigureSchema = z.object({
 });
 export type Figure = z.infer<typeof FigureSchema>;
 
+/**
+ * Accuracy from corrections, over networks, not rows: each network's own median distance
+ * first, then the median and 90th percentile of those (src/server/storage/queries.ts).
+ */
 const AccuracyGroupSchema = z.object({
   corrections: z.number(),
-  /** Middle distance (the lower middle one for an even count), km. */
+  /** Networks (IPv4 /24, IPv6 /48) the figures rest on. */
+  networks: z.number(),
+  /** Middle per-network distance (the lower middle one for an even count), km. */
   medianKm: z.nullable(z.number()),
-  /** 90th percentile by nearest rank, km. */
+  /** 90th percentile of the per-network distances by nearest rank, km. */
   p90Km: z.nullable(z.number()),
 });
 

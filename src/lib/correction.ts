@@ -5,6 +5,8 @@
  * tab (which sends it), `POST /api/corrections` (which validates it) and the analytics
  * store (which keeps it).
  */
+import type { ParsedIp } from './ip-address.ts';
+
 export interface CorrectionEvent {
   /** Great-circle km from the IP-based place to the chosen city, rounded to 0.1 km. */
   distance_km: number;
@@ -19,7 +21,11 @@ export interface CorrectionEvent {
   nearer_source: string;
 }
 
-/** Whatever keeps correction events (the analytics store; in memory until it exists). */
+/**
+ * Whatever keeps correction events (the analytics store). It is given the caller's address
+ * only to cut it to its network (IPv4 /24, IPv6 /48): one correction per network and UTC day
+ * counts, so one client cannot outvote the others by sending many.
+ */
 export interface CorrectionRecorder {
-  recordCorrection(event: CorrectionEvent): void;
+  recordCorrection(address: ParsedIp, event: CorrectionEvent): void;
 }

@@ -3,9 +3,15 @@
  * only that city's coordinates, `{ "latitude", "longitude" }`; the server looks up the
  * caller's own address (never one the body names) and records how far the IP-based place
  * was from the chosen city, the country and network type, and which city source was
- * nearer (src/lib/correction.ts). The address itself is never recorded, and with
- * `Sec-GPC: 1` or `DNT: 1` nothing is. Answers 202 `{ recorded: true, correction }` or
- * 200 `{ recorded: false, reason }`; a bad body is a 400 (tests/corrections-api.test.ts).
+ * nearer (src/lib/correction.ts), kept once per network and UTC day (storage/plan.ts). The
+ * address itself is never recorded, and with `Sec-GPC: 1` or `DNT: 1` nothing is.
+ *
+ * The figures these feed are public, so only the site's own pages may post: a JSON body
+ * (415 otherwise), and from a browser a same-origin context (`Sec-Fetch-Site`, 403 for any
+ * other). No answer here carries CORS, and the preflight grants nothing: another
+ * site's page can neither send a JSON body here nor read an answer. Answers 202
+ * `{ recorded: true, correction }` or 200 `{ recorded: false, reason }`; a bad body is a
+ * 400 (tests/corrections-api.test.ts).
  */
 import * as z from 'zod/mini';
 import { haversineKm } from '../lib/confidence.ts';
@@ -43,17 +49,48 @@ export function declinesTracking(headers: AppRequest['headers']): boolean {
 
 const notRecorded = (reason: string): AppResponse => json(200, { recorded: false, reason });
 
-/** Creates the handler; events go to `recorder` (in memory until the analytics store takes over). */
+/** Whether a Content-Type names JSON (`application/json`, any parameters, any case). */
+function isJsonType(contentType: string | null): boolean {
+  return contentType?.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Why a request may not post a correction, or undefined when it may. A browser names the
+ * context it posts from in `Sec-Fetch-Site`: anything but `same-origin` is another site's
+ * page (or the address bar) and is refused. Browsers send that header only to secure origins,
+ * so a request without it (a site served over plain HTTP, an older browser, a script) is let
+ * through: the JSON rule below already keeps other sites' pages out, since a JSON body from
+ * another origin needs a preflight this route never grants. A script can claim either
+ * header; it is one network's vote a day all the same (storage/plan.ts).
+ */
+function refusal(headers: AppRequest['headers']): AppResponse | undefined {
+  const site = headers.get('sec-fetch-site')?.trim().toLowerCase();
+  if (site !== undefined && site !== 'same-origin') {
+    return jsonError(403, 'forbidden', `Corrections are accepted only from this site's own pages; this request came with Sec-Fetch-Site: ${site.slice(0, 20)}.`);
+  }
+  if (!isJsonType(headers.get('content-type'))) {
+    return jsonError(415, 'unsupported_media_type', 'Send the correction as JSON, with Content-Type: application/json.');
+  }
+  return undefined;
+}
+
+/** The answer to a preflight: 204 with what the route allows, and no access-control-allow-* (no other origin may post). */
+const OPTIONS: AppResponse = { status: 204, headers: { allow: 'POST' } };
+
+/** Creates the handler; events go to `recorder` (the analytics store). */
 export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorder): Handler {
   async function record(req: AppRequest): Promise<AppResponse> {
+    const refused = refusal(req.headers);
+    if (refused) return refused;
     const body = await readJson(req);
     if (!('value' in body)) return body;
     const parsed = CorrectionBodySchema.safeParse(body.value);
     if (!parsed.success) return jsonError(400, 'invalid_request', describeIssue(parsed.error));
     if (declinesTracking(req.headers)) return notRecorded('Your browser asked not to be tracked (Sec-GPC or DNT), so nothing was recorded.');
     const { latitude, longitude } = parsed.data;
-    const data = timedLookup(engine, req.clientIp)?.result.data;
-    if (!data || data.reserved || data.country_code === 'Unknown') {
+    const address = req.clientAddress;
+    const data = address && timedLookup(engine, req.clientIp)?.result.data;
+    if (!address || !data || data.reserved || data.country_code === 'Unknown') {
       return notRecorded('Your address has no IP-based place to compare with, so nothing was recorded.');
     }
     const event: CorrectionEvent = {
@@ -62,13 +99,20 @@ export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorde
       network_type: data.network_type,
       nearer_source: nearerSource(engine.sourcePlaces(req.clientIp), latitude, longitude),
     };
-    recorder.recordCorrection(event);
+    recorder.recordCorrection(address, event);
     return json(202, { recorded: true, correction: event });
   }
 
-  return (req) => {
-    if (req.path !== PATH || req.method === 'OPTIONS') return undefined; // the API's preflight answers OPTIONS
+  const answer = (req: AppRequest): AppResponse | Promise<AppResponse> => {
+    if (req.method === 'OPTIONS') return OPTIONS;
     if (req.method !== 'POST') return methodNotAllowed('POST');
     return record(req);
+  };
+  // Same-origin only: no answer of this route is readable by another origin.
+  const sameOriginOnly = (reply: AppResponse): AppResponse => ({ ...reply, cors: false });
+  return (req) => {
+    if (req.path !== PATH) return undefined;
+    const reply = answer(req);
+    return reply instanceof Promise ? reply.then(sameOriginOnly) : sameOriginOnly(reply);
   };
 }

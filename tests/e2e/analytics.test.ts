@@ -1,8 +1,8 @@
 /**
  * The analytics tab in a real Chromium: nothing loads until the tab opens, the figures
  * are the server's, a period switch asks again, the CSV export downloads the masked
- * rows, the public sees no recent lookups, empty and failed answers show the empty state,
- * and axe finds nothing. Headless Chromium is a bot to isbot, so the browser's own visits
+ * rows, the measured accuracy counts networks, not corrections, the public sees no recent
+ * lookups, empty and failed answers show the empty state, and axe finds nothing. Headless Chromium is a bot to isbot, so the browser's own visits
  * are not recorded: the rows are the ones seeded here.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,6 +22,13 @@ beforeAll(async () => {
   for (const ip of VISITORS) {
     const res = await fetch(`${server.url}/api/lookup`, { headers: { 'user-agent': UA, 'sec-fetch-mode': 'cors', 'x-forwarded-for': ip } });
     expect(res.status).toBe(200);
+  }
+  // Each visitor corrects their place as the site's page posts it: the two of one /24 are one network, the later one kept.
+  for (const [ip, latitude] of [[VISITORS[0]!, 50], [VISITORS[1]!, 52], [VISITORS[2]!, 40]] as const) {
+    const res = await fetch(`${server.url}/api/corrections`, {
+      method: 'POST', headers: { 'x-forwarded-for': ip, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, body: JSON.stringify({ latitude, longitude: 0 }),
+    });
+    expect(res.status).toBe(202);
   }
   // The queue writes within a quarter of a second.
   await new Promise((r) => setTimeout(r, 1000));
@@ -61,6 +68,18 @@ describe('for the operator (loopback)', () => {
     await page.getByText('Show the values').click();
     expect(await page.locator('.activity tbody tr').count()).toBe(24);
     expect(asked).toEqual(['?period=7d', '?period=24h']);
+    await context.close();
+  });
+
+  it('shows the measured accuracy over networks, with the networks each figure rests on and the method', async () => {
+    const { context, page } = await open(server.url);
+    await page.getByRole('tab', { name: 'Analytics' }).click();
+    const accuracy = page.locator('.accuracy');
+    await accuracy.locator('table').waitFor();
+    expect(await accuracy.locator('thead th').allTextContents()).toEqual(['Network', 'Corrections', 'Networks', 'Median', '90th percentile']);
+    const all = await accuracy.locator('tbody tr').first().locator('th, td').allTextContents();
+    expect(all.slice(0, 3)).toEqual(['All networks', '2', '2']);
+    expect(await accuracy.getByText(/^Each network \(an IPv4 \/24 or IPv6 \/48\) counts once/).isVisible()).toBe(true);
     await context.close();
   });
 

@@ -3,7 +3,8 @@
  * the tables show the figures of content/site/accuracy.json
  * (written by `npm run bench:accuracy`; tests/accuracy-bench.test.ts checks it is the bench's
  * output), each in its row and column, with the date and the number of probes; beside them,
- * visitors' own corrections, labelled as self-reported, as the analytics store computed them.
+ * visitors' own corrections, labelled as self-reported, as the analytics store computed them
+ * over networks, with the networks they rest on and the method in one sentence.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,13 +12,14 @@ import type { Browser, Page } from 'playwright-core';
 import { formatCount, formatKm, formatShare } from '../../src/lib/content/display.ts';
 import type { AccuracyFigures } from '../../bench/accuracy/measure.ts';
 import { formatKm as formatDistance } from '../../src/lib/analytics-format.ts';
-import { AS_VISITOR, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, startServer, VISITOR, type RunningServer } from './harness.ts';
 
 const [figures] = JSON.parse(readFileSync('content/site/accuracy.json', 'utf8')) as AccuracyFigures[];
 const copy = JSON.parse(readFileSync('content/site/accuracy-copy.json', 'utf8'))[0] as {
   rows: Record<string, string>; cells: Record<string, string>; noRadius: string; cellsCaption: string; chartCaption: string;
   selfReported: { heading: string; none: string; unavailable: string };
 };
+const tableText = (JSON.parse(readFileSync('content/site/lookup-text.json', 'utf8')) as { analytics: { accuracyMethod: string } }[])[0]!.analytics;
 
 let server: RunningServer;
 let browser: Browser;
@@ -78,10 +80,12 @@ describe('the accuracy figures on /trust', () => {
 
 describe("visitors' self-reported accuracy on /trust", () => {
   const section = () => page.getByTestId('self-reported-accuracy');
-  /** A visitor (the harness's public address, through the trusted loopback proxy) corrects their place. */
-  const correct = async (latitude: number, longitude: number) => {
+  /** A visitor from `ip` (through the trusted loopback proxy) corrects their place, as the site's own page posts it. */
+  const correct = async (ip: string, latitude: number, longitude: number) => {
     const res = await fetch(server.url + '/api/corrections', {
-      method: 'POST', headers: { ...AS_VISITOR, 'content-type': 'application/json' }, body: JSON.stringify({ latitude, longitude }),
+      method: 'POST',
+      headers: { 'x-forwarded-for': ip, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      body: JSON.stringify({ latitude, longitude }),
     });
     expect(res.status).toBe(202);
     return ((await res.json()) as { correction: { distance_km: number; network_type: string } }).correction;
@@ -95,8 +99,11 @@ describe("visitors' self-reported accuracy on /trust", () => {
     await expect(section().getByRole('table').count()).resolves.toBe(0);
   });
 
-  it("shows the corrections' count and distances, as recorded, once there are some", async () => {
-    const made = [await correct(52.52, 13.405), await correct(48.137, 11.575), await correct(40.713, -74.006)];
+  it("shows the corrections' count, their networks and distances, as recorded, once there are some", async () => {
+    // Three networks of one type; the visitor's network corrects twice, and its later correction replaces the first.
+    await correct(VISITOR, 52.52, 13.405);
+    const made = [await correct(VISITOR, 48.137, 11.575), await correct('2001:4860:4860::8888', 40.713, -74.006), await correct('31.13.64.1', 51.507, -0.128)];
+    expect(new Set(made.map((c) => c.network_type)).size).toBe(1);
     const distances = made.map((c) => c.distance_km).sort((a, b) => a - b);
     // The store writes in batches off the request path: reload until the figures are there.
     await expect.poll(async () => {
@@ -106,9 +113,12 @@ describe("visitors' self-reported accuracy on /trust", () => {
       return section().getByRole('table').count();
     }, { timeout: 15_000 }).toBe(1);
     const rows = await section().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim())));
-    // Median of three is the middle one; the 90th percentile by nearest rank is the largest.
+    // Median of three networks is the middle one; the 90th percentile by nearest rank is the largest.
     const km = (value: number) => `${formatDistance(value)} km`;
-    expect(rows[0]).toEqual(['All networks', '3', km(distances[1]!), km(distances[2]!)]);
-    expect(rows[1]).toEqual([made[0]!.network_type, '3', km(distances[1]!), km(distances[2]!)]);
+    expect(rows).toEqual([
+      ['All networks', '3', '3', km(distances[1]!), km(distances[2]!)],
+      [made[0]!.network_type, '3', '3', km(distances[1]!), km(distances[2]!)],
+    ]);
+    await expect(section().getByText(tableText.accuracyMethod).isVisible()).resolves.toBe(true);
   });
 });

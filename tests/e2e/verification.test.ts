@@ -78,8 +78,12 @@ describe('the verification tab', () => {
     await expect(first.getAttribute('aria-selected')).resolves.toBe('true');
 
     const reported = page.waitForRequest((r) => r.url().endsWith('/api/corrections') && r.method() === 'POST');
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/corrections') && r.request().method() === 'POST');
     await page.keyboard.press('Enter');
     expect(JSON.parse((await reported).postData() ?? '{}')).toEqual({ latitude: 48.13743, longitude: 11.57549 });
+    // Recorded: the page posts JSON from its own origin, all the route accepts (403 or 415 otherwise).
+    expect((await reported).headers()['content-type']).toBe('application/json');
+    expect((await answered).status()).toBe(202);
 
     // Back in view mode, focus on 'Correct Location', the toast for 3 s.
     const toast = page.locator('.verification .toast');

@@ -10,7 +10,7 @@ import { DAY_MS, countChange, maskedNetwork, periodWindow, rateChange, type Dash
 import type { CorrectionEvent, CorrectionRecorder } from '../../lib/correction.ts';
 import type { ParsedIp } from '../../lib/ip-address.ts';
 import type { IpInfo } from '../../lib/record.ts';
-import { lookupRow, mayRecord } from './event.ts';
+import { correctionRow, lookupRow, mayRecord } from './event.ts';
 import { RecordingQueue, type QueueOptions, type QueueState } from './queue.ts';
 import type { AnalyticsStore, Batch, PeriodFigures, StoredLookup } from './types.ts';
 
@@ -40,7 +40,8 @@ export interface Analytics extends CorrectionRecorder {
   readonly retentionDays: number;
   /** Records the lookup of the caller's own address when the request may be recorded. */
   recordLookup(address: ParsedIp | undefined, record: IpInfo, headers: Headers): void;
-  recordCorrection(event: CorrectionEvent): void;
+  /** Records a correction, kept by the caller's network prefix (one per network and UTC day). */
+  recordCorrection(address: ParsedIp, event: CorrectionEvent): void;
   /** The dashboard of a period; `recent` adds the 10 newest lookups (operators only). */
   dashboard(period: Period, options: { recent: boolean }, now?: number): Promise<Dashboard>;
   /** The period's newest lookups for the CSV, newest first. */
@@ -172,8 +173,8 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
     recordLookup(address, record, headers) {
       if (address && mayRecord(headers)) queue.pushLookup(lookupRow(address, record, Date.now()));
     },
-    recordCorrection(event) {
-      if (Number.isFinite(event.distance_km) && event.distance_km >= 0) queue.pushCorrection({ ...event, at: Date.now() });
+    recordCorrection(address, event) {
+      if (Number.isFinite(event.distance_km) && event.distance_km >= 0) queue.pushCorrection(correctionRow(address, event, Date.now()));
     },
     async dashboard(period, { recent }, now = Date.now()) {
       const s = await store.get();

@@ -1,13 +1,14 @@
 /**
- * What a recorded lookup is made of, and which requests are recorded at all. The row
- * keeps the network prefix, never the address: the address is cut to its /24 (IPv4) or
- * /48 (IPv6) here, before anything is queued.
+ * What a recorded lookup or correction is made of, and which requests are recorded at all.
+ * The row keeps the network prefix, never the address: the address is cut to its /24 (IPv4)
+ * or /48 (IPv6) here, before anything is queued.
  */
 import { isbot } from 'isbot';
 import { formatIp, type ParsedIp } from '../../lib/ip-address.ts';
 import { BoundedMap } from '../bounded-map.ts';
 import type { IpInfo } from '../../lib/record.ts';
-import type { LookupRow } from './types.ts';
+import type { CorrectionEvent } from '../../lib/correction.ts';
+import type { CorrectionRow, LookupRow } from './types.ts';
 
 type Headers = { get(name: string): string | null };
 
@@ -52,6 +53,11 @@ function isBot(agent: string): boolean {
     if (agent.length <= LONGEST_KEPT_AGENT) BOT_MEMO.set(agent, bot);
   }
   return bot;
+}
+
+/** The stored row of a correction from `address`: the event and its network prefix, never the address. */
+export function correctionRow(address: ParsedIp, event: CorrectionEvent, at: number): CorrectionRow {
+  return { ...event, at, ipPrefix: networkOf(address).prefix };
 }
 
 /** The stored row of a lookup of `address` that produced `record`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HOUR_MS, DAY_MS } from '../../lib/analytics.ts';
-import { NO_PREVIOUS, planBatch, prevDayBucket, prevHourBucket, segments, type Neighbors } from './plan.ts';
-import type { LookupRow } from './types.ts';
+import { latestPerNetworkDay, NO_PREVIOUS, planBatch, prevDayBucket, prevHourBucket, segments, type Neighbors } from './plan.ts';
+import type { CorrectionRow, LookupRow } from './types.ts';
 
 const H = 500_000; // an hour index (2027)
 const at = (hour: number, minute = 0) => hour * HOUR_MS + minute * 60_000;
@@ -110,5 +110,23 @@ describe('planBatch', () => {
   it('refuses a batch with a network the store fetched no neighbours for', () => {
     expect(() => planBatch([row(at(H), 7), row(at(H), 8)], new Map([[7, { before: null, after: [] }]])))
       .toThrow('planBatch: no neighbours for network 8');
+  });
+});
+
+describe('latestPerNetworkDay', () => {
+  const DAY = 20_000 * DAY_MS; // midnight UTC
+  const c = (name: string, when: number, ipPrefix = '203.0.113.0/24'): CorrectionRow =>
+    ({ at: when, ipPrefix, distance_km: 1, country_code: 'US', network_type: name, nearer_source: 'tie' });
+  it.each<[string, CorrectionRow[], string[]]>([
+    ['nothing', [], []],
+    ['one correction', [c('a', DAY)], ['a']],
+    ['a later one of the network that day replaces the earlier', [c('a', DAY + 1), c('b', DAY + 2)], ['b']],
+    ['an earlier one after it in the batch does not', [c('a', DAY + 2), c('b', DAY + 1)], ['a']],
+    ['of two at the same instant, the later in the batch', [c('a', DAY + 5), c('b', DAY + 5)], ['b']],
+    ['the first and the last instant of a day are one day', [c('a', DAY), c('b', DAY + DAY_MS - 1)], ['b']],
+    ['the last instant of a day and the first of the next are two', [c('a', DAY - 1), c('b', DAY)], ['a', 'b']],
+    ['two networks the same day keep one each', [c('a', DAY, '203.0.113.0/24'), c('b', DAY, '2001:db8::/48')], ['a', 'b']],
+  ])('%s', (_, rows, kept) => {
+    expect(latestPerNetworkDay(rows).map((r) => r.network_type)).toEqual(kept);
   });
 });

@@ -13,9 +13,10 @@
  * lookup decides `prev < s` exactly. Rows may arrive late or out of order (a queue that
  * waited out an outage, two workers): the plan then also moves the next row's
  * `prev_at_ms` and its rollup bucket, so the figures stay exact.
+ * Corrections are kept one per network and UTC day (latestPerNetworkDay).
  */
 import { DAY_MS, HOUR_MS } from '../../lib/analytics.ts';
-import type { LookupRow } from './types.ts';
+import type { CorrectionRow, LookupRow } from './types.ts';
 
 /** A previous lookup older than this many hours (days) is "none" for the hourly (daily) bucket. */
 const PREV_HOURS_KEPT = 48;
@@ -162,6 +163,22 @@ export function planBatch(rows: readonly LookupRow[], neighbors: ReadonlyMap<num
     networkHours: nonZero(netHours),
     networkDays: nonZero(netDays),
   };
+}
+
+/**
+ * A batch's corrections as both stores write them: one per network and UTC day, the
+ * latest (of equal times, the later in the batch), as a later correction from a network
+ * replaces its earlier one that day. Needed by PostgreSQL, whose one INSERT ... ON CONFLICT
+ * may not touch a row twice; the stores' upserts then keep whichever of stored and new is later.
+ */
+export function latestPerNetworkDay(rows: readonly CorrectionRow[]): CorrectionRow[] {
+  const kept = new Map<string, CorrectionRow>();
+  for (const row of rows) {
+    const key = `${dayOf(row.at)}|${row.ipPrefix}`;
+    const seen = kept.get(key);
+    if (!seen || row.at >= seen.at) kept.set(key, row);
+  }
+  return [...kept.values()];
 }
 
 /** The stored levels that make up a window [start, end): whole days, whole hours, then raw rows. */

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import type { PeriodWindow } from '../../lib/analytics.ts';
-import { firstTimes, planBatch, type BatchPlan, type Neighbors } from './plan.ts';
+import { dayOf, firstTimes, latestPerNetworkDay, planBatch, type BatchPlan, type Neighbors } from './plan.ts';
 import { purgeStatements, queryFigures, queryLatest, type Run } from './queries.ts';
 import type { AnalyticsStore, Batch } from './types.ts';
 
@@ -39,9 +39,13 @@ const UPSERT_NETWORK_DAYS = `
 INSERT INTO analytics_network_days AS t (day, prev_day, n)
 SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[])
 ON CONFLICT (day, prev_day) DO UPDATE SET n = t.n + excluded.n`;
-const INSERT_CORRECTIONS = `
-INSERT INTO analytics_corrections (at_ms, distance_km, country_code, network_type, nearer_source)
-SELECT * FROM unnest($1::bigint[], $2::float8[], $3::text[], $4::text[], $5::text[])`;
+/** Each network's correction of a UTC day, or a later one replacing it (plan.ts: latestPerNetworkDay). */
+const UPSERT_CORRECTIONS = `
+INSERT INTO analytics_corrections AS t (at_ms, day, ip_prefix, distance_km, country_code, network_type, nearer_source)
+SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::float8[], $5::text[], $6::text[], $7::text[])
+ON CONFLICT (day, ip_prefix) DO UPDATE SET at_ms = excluded.at_ms, distance_km = excluded.distance_km,
+  country_code = excluded.country_code, network_type = excluded.network_type, nearer_source = excluded.nearer_source
+WHERE excluded.at_ms >= t.at_ms`;
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 type Params = postgres.ParameterOrJSON<never>[];
@@ -133,8 +137,9 @@ async function writeBatch(tx: Sql, batch: Batch): Promise<void> {
     }
   }
   if (batch.corrections.length > 0) {
-    writes.push(tx.unsafe(INSERT_CORRECTIONS, columns(batch.corrections,
-      (c) => c.at, (c) => c.distance_km, (c) => c.country_code, (c) => c.network_type, (c) => c.nearer_source)));
+    writes.push(tx.unsafe(UPSERT_CORRECTIONS, columns(latestPerNetworkDay(batch.corrections),
+      (c) => c.at, (c) => dayOf(c.at), (c) => c.ipPrefix, (c) => c.distance_km, (c) => c.country_code, (c) => c.network_type,
+      (c) => c.nearer_source)));
   }
   await Promise.all(writes);
 }

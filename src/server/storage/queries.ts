@@ -51,24 +51,36 @@ GROUP BY bucket HAVING SUM(n) > 0
 ORDER BY bucket`;
 
 /**
- * Corrections of the window: count, median and 90th percentile distance by nearest rank
- * (the value at rank ceil(p * n)), overall (network_type NULL) and per network type.
+ * Corrections of the window, overall (network_type NULL) and per network type. Method: each
+ * network's own median distance over the window first, then the median and 90th percentile
+ * of those per-network values, so k networks move them by at most k ranks however many
+ * rows they send. Percentiles are by nearest rank (the value at rank ceil(p * n)).
+ * A network is an ip_prefix (IPv4 /24, IPv6 /48); rows stored before prefixes were (NULL)
+ * group together as one network. Each figure comes with the corrections and networks it rests on.
  */
 const ACCURACY = `
-WITH r AS (
-  SELECT network_type, distance_km,
-    ROW_NUMBER() OVER (ORDER BY distance_km) AS i, COUNT(*) OVER () AS n,
-    ROW_NUMBER() OVER (PARTITION BY network_type ORDER BY distance_km) AS gi,
-    COUNT(*) OVER (PARTITION BY network_type) AS gn
+WITH c AS (
+  SELECT network_type, ip_prefix, distance_km,
+    ROW_NUMBER() OVER (PARTITION BY ip_prefix ORDER BY distance_km) AS i, COUNT(*) OVER (PARTITION BY ip_prefix) AS n,
+    ROW_NUMBER() OVER (PARTITION BY network_type, ip_prefix ORDER BY distance_km) AS gi,
+    COUNT(*) OVER (PARTITION BY network_type, ip_prefix) AS gn
   FROM analytics_corrections WHERE at_ms >= $1 AND at_ms < $2
+),
+nets AS (
+  SELECT NULL AS network_type, MAX(n) AS corrections, MIN(CASE WHEN i >= (n + 1) / 2 THEN distance_km END) AS km
+  FROM c GROUP BY ip_prefix
+  UNION ALL
+  SELECT network_type, MAX(gn), MIN(CASE WHEN gi >= (gn + 1) / 2 THEN distance_km END)
+  FROM c GROUP BY network_type, ip_prefix
+),
+r AS (
+  SELECT network_type, corrections, km,
+    ROW_NUMBER() OVER (PARTITION BY network_type ORDER BY km) AS i, COUNT(*) OVER (PARTITION BY network_type) AS n
+  FROM nets
 )
-SELECT NULL AS network_type, COALESCE(MAX(n), 0) AS corrections,
-  MIN(CASE WHEN i >= (n + 1) / 2 THEN distance_km END) AS median_km,
-  MIN(CASE WHEN i >= (9 * n + 9) / 10 THEN distance_km END) AS p90_km
-FROM r
-UNION ALL
-SELECT network_type, MAX(gn), MIN(CASE WHEN gi >= (gn + 1) / 2 THEN distance_km END),
-  MIN(CASE WHEN gi >= (9 * gn + 9) / 10 THEN distance_km END)
+SELECT network_type, SUM(corrections) AS corrections, MAX(n) AS networks,
+  MIN(CASE WHEN i >= (n + 1) / 2 THEN km END) AS median_km,
+  MIN(CASE WHEN i >= (9 * n + 9) / 10 THEN km END) AS p90_km
 FROM r GROUP BY network_type`;
 
 const LATEST = `
@@ -87,7 +99,7 @@ function totalsOf(row: Record<string, unknown> | undefined): WindowTotals {
 }
 
 function accuracyOf(row: Record<string, unknown>): AccuracyFigures {
-  return { corrections: num(row.corrections), medianKm: numOrNull(row.median_km), p90Km: numOrNull(row.p90_km) };
+  return { corrections: num(row.corrections), networks: num(row.networks), medianKm: numOrNull(row.median_km), p90Km: numOrNull(row.p90_km) };
 }
 
 /**
@@ -112,10 +124,10 @@ export async function queryFigures(run: Run, window: PeriodWindow): Promise<Peri
     countries: countries.map((r) => ({ code: String(r.code), name: String(r.name), lookups: num(r.lookups), share: num(r.share) })),
     activity: activity.map((r) => ({ start: num(r.bucket), lookups: num(r.lookups) })),
     accuracy: {
-      ...(overall ? accuracyOf(overall) : { corrections: 0, medianKm: null, p90Km: null }),
+      ...(overall ? accuracyOf(overall) : { corrections: 0, networks: 0, medianKm: null, p90Km: null }),
       byNetworkType: accuracy.filter((r) => r.network_type !== null)
         .map((r) => ({ networkType: String(r.network_type), ...accuracyOf(r) }))
-        .sort((a, b) => b.corrections - a.corrections || a.networkType.localeCompare(b.networkType)),
+        .sort((a, b) => b.networks - a.networks || b.corrections - a.corrections || a.networkType.localeCompare(b.networkType)),
     },
   };
 }

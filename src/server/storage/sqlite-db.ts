@@ -9,15 +9,15 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { PeriodWindow } from '../../lib/analytics.ts';
-import { firstTimes, planBatch, type Neighbors } from './plan.ts';
+import { dayOf, firstTimes, latestPerNetworkDay, planBatch, type Neighbors } from './plan.ts';
 import { forSqlite, purgeStatements, queryFigures, queryLatest, type Run } from './queries.ts';
 import type { Batch, PeriodFigures, StoredLookup } from './types.ts';
 
 /** How long a writer waits for another process's transaction before giving up, ms. */
 const BUSY_TIMEOUT_MS = 10_000;
 
-/** Schema versions, applied in order; `PRAGMA user_version` says how many are in. */
-const MIGRATIONS = [`
+/** Schema versions, applied in order; `PRAGMA user_version` says how many are in (exported for the upgrade test). */
+export const MIGRATIONS = [`
 CREATE TABLE analytics_lookups (
   id INTEGER PRIMARY KEY,
   at_ms INTEGER NOT NULL,
@@ -63,11 +63,26 @@ CREATE TABLE analytics_corrections (
 );
 CREATE INDEX analytics_corrections_at ON analytics_corrections (at_ms);
 CREATE TABLE analytics_batches (id TEXT PRIMARY KEY, at_ms INTEGER NOT NULL) WITHOUT ROWID;
+`, `
+-- One correction per network (ip_prefix, as analytics_lookups keeps it) and UTC day (day);
+-- rows written before keep a NULL prefix, which the unique index lets repeat.
+ALTER TABLE analytics_corrections ADD COLUMN day INTEGER;
+ALTER TABLE analytics_corrections ADD COLUMN ip_prefix TEXT;
+UPDATE analytics_corrections SET day = at_ms / 86400000;
+CREATE UNIQUE INDEX analytics_corrections_network_day ON analytics_corrections (day, ip_prefix);
 `];
 
 const UPSERT_COUNTS = (table: 'hours' | 'days', key: 'hour' | 'day') => `
 INSERT INTO analytics_lookup_${table} (${key}, country_code, country_name, lookups, vpn) VALUES (?, ?, ?, ?, ?)
 ON CONFLICT (${key}, country_code) DO UPDATE SET lookups = lookups + excluded.lookups, vpn = vpn + excluded.vpn`;
+
+/** A network's correction of a UTC day, or a later one replacing it (plan.ts: latestPerNetworkDay). */
+const UPSERT_CORRECTION = `
+INSERT INTO analytics_corrections (at_ms, day, ip_prefix, distance_km, country_code, network_type, nearer_source)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (day, ip_prefix) DO UPDATE SET at_ms = excluded.at_ms, distance_km = excluded.distance_km,
+  country_code = excluded.country_code, network_type = excluded.network_type, nearer_source = excluded.nearer_source
+WHERE excluded.at_ms >= analytics_corrections.at_ms`;
 
 /** The database file's name inside DATA_DIR. */
 export const SQLITE_FILE = 'analytics.sqlite';
@@ -153,9 +168,10 @@ export class SqliteAnalytics {
       const netDays = this.statement(`INSERT INTO analytics_network_days (day, prev_day, n) VALUES (?, ?, ?)
         ON CONFLICT (day, prev_day) DO UPDATE SET n = n + excluded.n`);
       for (const d of plan.networkDays) netDays.run(d.day, d.prevDay, d.n);
-      const correction = this.statement(`INSERT INTO analytics_corrections (at_ms, distance_km, country_code, network_type, nearer_source)
-        VALUES (?, ?, ?, ?, ?)`);
-      for (const c of batch.corrections) correction.run(c.at, c.distance_km, c.country_code, c.network_type, c.nearer_source);
+      const correction = this.statement(UPSERT_CORRECTION);
+      for (const c of latestPerNetworkDay(batch.corrections)) {
+        correction.run(c.at, dayOf(c.at), c.ipPrefix, c.distance_km, c.country_code, c.network_type, c.nearer_source);
+      }
     });
   }
 

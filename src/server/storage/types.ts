@@ -31,9 +31,14 @@ export interface LookupRow {
   accuracyTier: string;
 }
 
-/** One recorded correction (see src/lib/correction.ts), with its time. */
+/**
+ * One recorded correction (see src/lib/correction.ts), with its time and the caller's
+ * network prefix (as LookupRow['ipPrefix'], never the address). Per network and UTC day
+ * one row is kept: a later correction from the same network that day replaces it.
+ */
 export interface CorrectionRow extends CorrectionEvent {
   at: number;
+  ipPrefix: string;
 }
 
 /**
@@ -59,9 +64,14 @@ export interface StoredLookup {
   networkType: string;
 }
 
-/** Corrections of one group: how many, and their median and 90th percentile distance. */
+/**
+ * Corrections of one group: how many, from how many networks, and the median and 90th
+ * percentile over those networks of each network's own median distance (queries.ts).
+ */
 export interface AccuracyFigures {
   corrections: number;
+  /** Networks the figures rest on: prefixes, plus one for all rows stored before prefixes were. */
+  networks: number;
   medianKm: number | null;
   p90Km: number | null;
 }
@@ -83,6 +93,7 @@ export interface PeriodFigures {
   countries: { code: string; name: string; lookups: number; share: number }[];
   /** Lookups per unit (hour or day) of the current window; units without lookups are absent. */
   activity: { start: number; lookups: number }[];
+  /** Overall, and per network type: most networks first, then most corrections, ties by name. */
   accuracy: AccuracyFigures & { byNetworkType: (AccuracyFigures & { networkType: string })[] };
 }
 
