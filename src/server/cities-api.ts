@@ -13,7 +13,7 @@ import {
   queryLength,
 } from '../lib/city-search.ts';
 import { jsonError, jsonText, methodNotAllowed, type AppResponse, type Handler } from './http.ts';
-import { BoundedMap } from './bounded-map.ts';
+import { SecondHitMemo } from './bounded-map.ts';
 import type { CityIndex, CityMatch } from './cities/city-index.ts';
 import type { CityIndexHandle } from './cities/load.ts';
 import { countryName } from './lookup/merge-place.ts';
@@ -70,8 +70,9 @@ function body(q: string, matches: readonly CityMatch[], places: Map<number, stri
 
 /** Creates the handler over an index that may still be loading (the first requests wait for it). */
 export function createCitiesApi(cities: CityIndexHandle): Handler {
-  const memo = new BoundedMap<string, string>(MEMO_SIZE);
-  const seen = new BoundedMap<string, true>(MEMO_SIZE);
+  // Kept from a query's second ask: queries asked once (most of a spread of distinct ones)
+  // do not push out those typed again and again.
+  const memo = new SecondHitMemo<string, string>(MEMO_SIZE);
   // At most one entry per place of the index (135k, about 13 MB if every place were asked for).
   const places = new Map<number, string>();
 
@@ -83,11 +84,7 @@ export function createCitiesApi(cities: CityIndexHandle): Handler {
     let text = memo.get(key);
     if (text === undefined) {
       text = body(q, index.search(q, limit), places);
-      // An answer is kept from its second asking: queries asked once (most of a spread of
-      // distinct ones) do not push out those typed again and again, nor keep the garbage
-      // collector busy with answers nobody asks for again.
-      if (seen.get(key)) memo.set(key, text);
-      else seen.set(key, true);
+      memo.offer(key, text);
     }
     return jsonText(200, text, HEADERS);
   }

@@ -6,7 +6,7 @@
  */
 import type { IpInfo } from '../lib/record.ts';
 import { invalidIp, jsonText, methodNotAllowed, text, timedLookup, timingHeaders, type AppRequest, type Handler } from './http.ts';
-import { BoundedMap } from './bounded-map.ts';
+import { SecondHitMemo } from './bounded-map.ts';
 import type { Engine } from './lookup/engine.ts';
 
 /**
@@ -53,22 +53,20 @@ export const answersCommandLine = (req: AppRequest): boolean =>
  * record, and the memo is emptied whenever a privacy list changes (the only data that
  * changes while the process runs), so a hit is byte for byte what a fresh lookup would
  * send (which is why location_source stays 'ip').
- * An address asked for the first time is only noted; its body is kept when it is asked
- * again, and answers from the third time on. A body kept for every address would outlive
- * the young generation and be copied into the old one, only to be dropped there unread
- * when the address never comes back: over 10,000 distinct addresses that cost 6% of the
- * throughput (issue 13).
+ * An address's body is kept from its second ask (SecondHitMemo, bounded-map.ts): over
+ * 10,000 distinct addresses, a body kept for every one cost 6% of the throughput
+ * (bench/api.mjs).
  * Server-Timing says when the memo answered. The same idea as echoip's response cache.
  */
 export class JsonMemo {
-  readonly #bodies: BoundedMap<string, string | null>;
+  readonly #bodies: SecondHitMemo<string, string>;
   constructor(limit: number) {
-    this.#bodies = new BoundedMap(limit);
+    this.#bodies = new SecondHitMemo(limit);
   }
 
   /** The body kept for `ip`, if it was asked twice and is still among the newest. */
   get(ip: string): string | undefined {
-    return this.#bodies.get(ip) ?? undefined;
+    return this.#bodies.get(ip);
   }
 
   /**
@@ -76,7 +74,7 @@ export class JsonMemo {
    * characters; longer keys (padding, zone ids) are not kept.
    */
   set(ip: string, body: string): void {
-    if (ip.length <= 45) this.#bodies.set(ip, this.#bodies.get(ip) === undefined ? null : body);
+    if (ip.length <= 45) this.#bodies.offer(ip, body);
   }
 
   clear(): void {

@@ -16,7 +16,7 @@
  */
 import { crc32 } from 'node:zlib';
 import type { LookupResponse } from '../../lib/record.ts';
-import { BoundedMap } from '../bounded-map.ts';
+import { SecondHitMemo } from '../bounded-map.ts';
 import { pageRecordJson } from '../../islands/page-record.ts';
 import { readProps } from './astro-props.ts';
 import { PageGzip } from './page-gzip.ts';
@@ -69,12 +69,11 @@ export class PageShell {
   readonly #holes: Hole[];
   readonly #bundle: IslandBundle;
   /**
-   * The records answered last, by the CRC-32 of their JSON: null once seen, the record and
-   * its whole page's gzip when seen again. A number, not the 1.5 KB record, notes a record
-   * seen once: most are never seen again, and a string kept would outlive the young
-   * generation only to be dropped from the old one.
+   * The records answered last, by the CRC-32 of their JSON: noted once seen, the record and
+   * its whole page's gzip kept when seen again. A number, not the 1.5 KB record, notes a
+   * record seen once: most are never seen again.
    */
-  readonly #pages = new BoundedMap<number, { record: string; body: Buffer } | null>(512);
+  readonly #pages = new SecondHitMemo<number, { record: string; body: Buffer }>(512);
 
   private constructor(statics: string[], holes: Hole[], headers: Record<string, string>, bundle: IslandBundle) {
     this.#static = statics.map((text) => Buffer.from(text));
@@ -148,13 +147,10 @@ export class PageShell {
     const kept = this.#pages.get(crc);
     if (kept?.record === json) return kept.body;
     // Seen before (or another record with the same CRC-32, which is compressed all the same).
-    if (kept !== undefined) {
-      const body = REPEAT.gzip(this.#page(lookup, record));
-      this.#pages.set(crc, { record: json, body });
-      return body;
-    }
-    this.#pages.set(crc, null);
-    return FIRST.gzip(this.#page(lookup, record));
+    const again = this.#pages.has(crc);
+    const body = (again ? REPEAT : FIRST).gzip(this.#page(lookup, record));
+    this.#pages.offer(crc, { record: json, body });
+    return body;
   }
 
   /** The page: static, visitor's, static, …, static. */
