@@ -5,7 +5,7 @@
  */
 import { atom } from 'nanostores';
 import { DEFAULT_PERIOD, DashboardSchema, type Dashboard, type Period } from '../lib/analytics.ts';
-import { fetchJson } from './api-fetch.ts';
+import { fetchJson, latestWins } from './api-fetch.ts';
 
 export type AnalyticsState =
   | { status: 'idle'; period: Period }
@@ -15,14 +15,14 @@ export type AnalyticsState =
 
 export const $analytics = atom<AnalyticsState>({ status: 'idle', period: DEFAULT_PERIOD });
 
-let latest = 0;
+const requests = latestWins();
 
 /** Loads the dashboard of `period`; an older answer arriving late is ignored. */
 export async function loadAnalytics(period: Period): Promise<void> {
-  const id = ++latest;
+  const current = requests.next();
   $analytics.set({ status: 'loading', period });
   const answer = await fetchJson(`/api/analytics?period=${period}`, DashboardSchema, { cache: 'no-store' });
-  if (id !== latest) return;
+  if (!current()) return;
   $analytics.set(answer.ok ? { status: 'loaded', period, data: answer.data } : { status: 'failed', period });
 }
 

@@ -47,3 +47,21 @@ export async function fetchText(url: string, init: RequestInit = {}): Promise<Ap
   }
   return failureOf(res);
 }
+
+/** Tells whether the request it was handed for is still the newest (see latestWins). */
+export type Ticket = () => boolean;
+
+/**
+ * "Latest request wins" for a store: each `next()` hands out a ticket and makes every
+ * earlier one stale, so an answer that arrives after a newer request began (or after the
+ * store moved on) is dropped rather than shown over the newer one.
+ */
+export function latestWins(): { next(): Ticket } {
+  let latest = 0;
+  return {
+    next() {
+      const id = ++latest;
+      return () => id === latest;
+    },
+  };
+}

@@ -5,7 +5,7 @@
  */
 import { atom, computed } from 'nanostores';
 import { BulkResponseSchema, parseBulkInput, type BulkResponse } from '../lib/bulk.ts';
-import { fetchJson, fetchText, type ApiFailure, type ApiResult } from './api-fetch.ts';
+import { fetchJson, fetchText, latestWins, type ApiFailure, type ApiResult } from './api-fetch.ts';
 
 export type BulkLookupState =
   | { status: 'idle' }
@@ -17,7 +17,7 @@ export const $bulkText = atom('');
 export const $bulkInput = computed($bulkText, parseBulkInput);
 export const $bulkLookup = atom<BulkLookupState>({ status: 'idle' });
 
-let latest = 0;
+const requests = latestWins();
 
 function post(ips: string[], format?: 'csv'): RequestInit & { url: string } {
   return {
@@ -32,11 +32,11 @@ function post(ips: string[], format?: 'csv'): RequestInit & { url: string } {
 export async function runBulkLookup(): Promise<void> {
   const { ips, tooMany } = $bulkInput.get();
   if (ips.length === 0 || tooMany) return;
-  const request = ++latest;
+  const current = requests.next();
   $bulkLookup.set({ status: 'loading' });
   const { url, ...init } = post(ips);
   const answer = await fetchJson(url, BulkResponseSchema, init);
-  if (request !== latest) return;
+  if (!current()) return;
   $bulkLookup.set(answer.ok ? { status: 'done', ips, response: answer.data } : { status: 'failed', failure: answer.failure });
 }
 

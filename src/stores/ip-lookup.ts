@@ -4,7 +4,7 @@
  */
 import { atom } from 'nanostores';
 import { LookupResponseSchema, type LookupResponse } from '../lib/record.ts';
-import { fetchJson, type ApiFailure } from './api-fetch.ts';
+import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 
 export type IpLookupState =
   | { status: 'idle' }
@@ -14,15 +14,15 @@ export type IpLookupState =
 
 export const $ipLookup = atom<IpLookupState>({ status: 'idle' });
 
-let latest = 0;
+const requests = latestWins();
 
 /** Looks up `query` through GET /api/lookup/{ip}; the API judges whether it is an address. */
 export async function lookupIp(query: string): Promise<void> {
-  const request = ++latest;
+  const current = requests.next();
   const ip = query.trim();
   $ipLookup.set({ status: 'loading', query: ip });
   const answer = await fetchJson(`/api/lookup/${encodeURIComponent(ip)}`, LookupResponseSchema);
-  if (request !== latest) return;
+  if (!current()) return;
   $ipLookup.set(answer.ok
     ? { status: 'done', query: ip, result: answer.data }
     : { status: 'failed', query: ip, failure: answer.failure });

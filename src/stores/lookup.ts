@@ -6,7 +6,7 @@
  */
 import { atom, map } from 'nanostores';
 import { LookupResponseSchema, type LookupRequest, type LookupResponse } from '../lib/record.ts';
-import { fetchJson, type ApiFailure } from './api-fetch.ts';
+import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 import { roundTripMs } from '../lib/round-trip.ts';
 
 export type LookupStatus = 'idle' | 'loading' | 'loaded' | 'error';
@@ -31,7 +31,7 @@ export function seedLookup(data: LookupResponse): void {
   if ($lookup.get().status === 'idle') $lookup.set({ status: 'loaded', data, error: null });
 }
 
-let latest = 0;
+const runs = latestWins();
 let foreground: Promise<void> | null = null;
 
 /** Times the finished request from its Resource Timing entry (the newest one for the URL). */
@@ -71,7 +71,7 @@ function clientInfo(): NonNullable<LookupRequest['clientInfo']> {
  * A newer run makes older answers stale.
  */
 async function run(method: 'GET' | 'POST', background: boolean): Promise<void> {
-  const id = ++latest;
+  const current = runs.next();
   if (!background) $lookup.set({ ...$lookup.get(), status: 'loading', error: null });
   try {
     // A quiet update repeats a lookup the server already counted: it says so (analytics skip it).
@@ -80,10 +80,10 @@ async function run(method: 'GET' | 'POST', background: boolean): Promise<void> {
       ? { method, headers, body: JSON.stringify({ clientInfo: clientInfo(), ...$lookupContext.get() } satisfies LookupRequest) }
       : undefined;
     const data = await request(init);
-    if (id === latest) $lookup.set({ status: 'loaded', data, error: null });
+    if (current()) $lookup.set({ status: 'loaded', data, error: null });
   } catch (error) {
     // A quiet update that fails changes nothing (spec: the probe's failure is silent).
-    if (id !== latest || background) return;
+    if (!current() || background) return;
     $lookup.set({ ...$lookup.get(), status: 'error', error: error instanceof Error ? error.message : String(error) });
   }
 }

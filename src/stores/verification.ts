@@ -8,7 +8,7 @@
 import { map } from 'nanostores';
 import { CITY_LIMIT_DEFAULT, CITY_QUERY_MIN, CitySearchResponseSchema, fallbackCandidate, queryLength, type CityCandidate } from '../lib/city-search.ts';
 import { correctionFrom } from '../lib/verification.ts';
-import { fetchJson } from './api-fetch.ts';
+import { fetchJson, latestWins, type Ticket } from './api-fetch.ts';
 import { saveCorrection, undoCorrection } from './correction.ts';
 import { $lookup } from './lookup.ts';
 
@@ -37,14 +37,16 @@ export const TOAST_MS = 3000;
 const CLEARED = { query: '', status: 'empty', results: [], unverified: false, active: -1 } as const;
 export const $verification = map<VerificationState>({ mode: 'view', ...CLEARED, results: [], toast: null, undone: false });
 
-let latest = 0;
+const searches = latestWins();
+/** The ticket of the search a keystroke may start; cancel() makes it stale. */
+let current: Ticket = searches.next();
 let timer: ReturnType<typeof setTimeout> | undefined;
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 let inFlight: AbortController | undefined;
 
 /** Forgets any search under way: its answer will be dropped. */
 function cancel(): void {
-  latest++;
+  current = searches.next();
   clearTimeout(timer);
   inFlight?.abort();
   inFlight = undefined;
@@ -62,11 +64,11 @@ export function closeSearch(): void {
   $verification.set({ ...$verification.get(), mode: 'view', ...CLEARED, results: [] });
 }
 
-async function search(query: string, id: number): Promise<void> {
+async function search(query: string, isCurrent: Ticket): Promise<void> {
   inFlight = new AbortController();
   const url = `${CITIES_URL}?${new URLSearchParams({ q: query.trim(), limit: String(CITY_LIMIT_DEFAULT) })}`;
   const answer = await fetchJson(url, CitySearchResponseSchema, { signal: inFlight.signal });
-  if (id !== latest) return; // a newer query (or leaving the search) made this answer stale
+  if (!isCurrent()) return; // a newer query (or leaving the search) made this answer stale
   inFlight = undefined;
   const unverified = !answer.ok;
   const results = answer.ok ? answer.data.results : [fallbackCandidate(query, answer.failure.kind === 'network')];
@@ -80,8 +82,8 @@ export function setQuery(query: string): void {
   const status: SearchStatus = length === 0 ? 'empty' : length < CITY_QUERY_MIN ? 'short' : 'searching';
   $verification.set({ ...$verification.get(), query, status, results: [], unverified: false, active: -1 });
   if (status !== 'searching') return;
-  const id = latest;
-  timer = setTimeout(() => void search(query, id), DEBOUNCE_MS);
+  const ticket = current;
+  timer = setTimeout(() => void search(query, ticket), DEBOUNCE_MS);
 }
 
 /** Arrow keys: moves the active option, stopping at either end. */
