@@ -1,5 +1,5 @@
 // Where the two city databases name different countries, which one is right, and can a rule
-// tell? (`npm run bench:accuracy:countries`). Issue 17 asks for 97.5% of countries right on
+// tell? (`npm run bench:accuracy:countries`). The target is 97.5% of countries right on
 // the report half; the engine is at 97.3% there because DB-IP and GeoLite2 disagree on ~2% of
 // addresses and the shown place is then right only about half the time. This prints, per
 // half of bench/ground-truth/, how many disagreements there are, who is right, the ceiling

@@ -66,7 +66,7 @@ const targets: Array<[string, boolean]> = [
   [`median error ${shown!.medianErrorKm} km <= best source alone ${bestAlone} km`, shown!.medianErrorKm <= bestAlone],
   [`country right ${pct(shown!.countryRight)} >= 97.5%`, shown!.countryRight >= 0.975],
 ];
-console.log('targets (issue 17):');
+console.log('targets:');
 for (const [text, ok] of targets) console.log(`  ${ok ? 'met   ' : 'MISSED'} ${text}`);
 console.log(`cross-check, fitted on the report half and checked on the fit half: inside ${pct(swap.insideRadius)}, median radius / median error ${swap.radiusToError.toFixed(2)}`);
 console.log(`wrote ${FIGURES_FILE.pathname}`);

@@ -5,7 +5,7 @@
 // drops), then times the dashboard query of each period: the figures and the 10 recent
 // lookups, exactly what GET /api/analytics asks the store. Prints medians and p95, and
 // writes bench/results/analytics.json.
-// Targets (issue 12): ingestion >= 10,000 rows/s; dashboard p50 < 50 ms for every period.
+// Targets: ingestion >= 10,000 rows/s; dashboard p50 < 50 ms for every period.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os, { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';

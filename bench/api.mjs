@@ -1,8 +1,8 @@
 // `npm run bench:api`: our built server against a bare node:http server (same number of
 // processes), loaded with autocannon at 50 connections on 127.0.0.1. Prints medians and
 // ratios; writes bench/results/api.json.
-// Targets (issue 3): /ip >= 0.9x bare req/s; /json >= 0.75x; p99 < 5 ms; start < 2 s; RSS < 400 MB.
-// Targets (issue 13): / with gzip >= 0.25x bare, p99 < 10 ms; its first byte < 2 ms on the
+// Targets: /ip >= 0.9x bare req/s; /json >= 0.75x; p99 < 5 ms; start < 2 s; RSS < 400 MB;
+// / with gzip >= 0.25x bare, p99 < 10 ms; its first byte < 2 ms on the
 // server (Server-Timing) and at most 10 KB sent; /json over 10k addresses >= 0.7x.
 //
 // How it keeps the comparison fair on a small, noisy machine:
@@ -16,7 +16,7 @@
 //   costs before any of our code runs.
 // - /json is measured on one address (after the first request the memo answers it) and over
 //   10,000 distinct public addresses (every answer a fresh lookup).
-// - Recording's cost (issue 12: /json within 10% of recording off): /json is not recorded
+// - Recording's cost (target: /json within 10% of recording off): /json is not recorded
 //   (scripts are not visitors, README), so it shows what analytics being on costs everything else;
 //   the recorded path is timed too, as its worst case: a browser's own lookup,
 //   `/api/lookup` with a browser's headers, which the server looks up and queues for the
@@ -59,7 +59,7 @@ const distinct = {
   },
 };
 
-// `/` as a browser asks for it (issue 13): gzip accepted, and the Fetch Metadata a browser
+// `/` as a browser asks for it: gzip accepted, and the Fetch Metadata a browser
 // sends when it navigates, so the recording server records every visit as it records a
 // browser's (a request without Sec-Fetch-Mode is a script's, and is not recorded). One
 // visitor reloading (the caller 127.0.0.1, so the same record every time: after its second
@@ -163,7 +163,7 @@ for (const pass of ['first visit', 'second visit', 'third visit']) {
   pageAlone[pass] = { serverMs: median(dur), gzipBytes: median(bytes) };
 }
 
-// Memory after sustained load (issue 13: at most 1.5x RSS after start).
+// Memory after sustained load (target: at most 1.5x RSS after start).
 const rssAfterLoad = rssMb(ours.child.pid);
 
 // What the recording server wrote and dropped (its queue is bounded: under this load it may drop, and says so).
@@ -194,7 +194,7 @@ const bareCpu = median(results['bare /'].cpu);
 if (WORKERS === '1' && bareCpu < 0.9) console.log(`the bare server used ${bareCpu.toFixed(2)} of its core: autocannon, not the server, set its pace, so every 'x bare' here is too kind`);
 console.log(`analytics on / off, same rounds: /json over 10k addresses (not recorded) ${ratio(JSON_ON, JSON_OFF)}x; a browser's own /api/lookup (recorded every time, the writer thread on the same core: worst case, no target) ${ratio(RECORDING_ON, RECORDING_OFF)}x; the recording server's analytics: ${JSON.stringify(analytics)}; waited ${(drainMs / 1000).toFixed(1)} s in all for its queue to be written before rounds`);
 console.log(`RSS of ours: ${rss.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after the rounds (${(rssAfterLoad / rss).toFixed(2)}x)`);
-console.log(`/ for one visitor with no load (issue 13): ${JSON.stringify(pageAlone)}`);
+console.log(`/ for one visitor with no load: ${JSON.stringify(pageAlone)}`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, analyticsOnOverOff: { json: ratio(JSON_ON, JSON_OFF), recordedLookup: ratio(RECORDING_ON, RECORDING_OFF) }, analytics, drainSeconds: +(drainMs / 1000).toFixed(1), pageAlone, startMs: ours.startMs, rssMb: rss, rssAfterLoadMb: rssAfterLoad }, null, 2));

@@ -1,4 +1,4 @@
-// `npm run bench:cities`: the city search (issue 11). In one run:
+// `npm run bench:cities`: the city search. In one run:
 // 1. the index: time to ready, CPU and extra RSS, loading dist/data/city-index.bin (what the
 //    server does) and, for comparison, building it from the packages; fresh processes, medians;
 // 2. in-process search latency over 20,000 random prefixes (3 to 12 characters of random

@@ -1,6 +1,6 @@
 /**
  * Content invariants the schemas cannot express per file: links between entries, the
- * slug rule, every page the site links to (DESIGN.md decision 5) having its file, facts
+ * slug rule, every page the site links to having its file (no broken internal link), facts
  * reviewed within a year, one home for each estimate, and every site feature an FAQ
  * answer names carrying its link (tests/e2e/feature-claims.test.ts follows the links).
  */

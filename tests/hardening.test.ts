@@ -1,5 +1,5 @@
 /**
- * Defects a probe of the server found (issue 15), each pinned by the behaviour a caller
+ * Defects a probe of the server found, each pinned by the behaviour a caller
  * sees: spoofed proxy headers, slow paths, `/` as an unlimited API, deep JSON, cache
  * headers that leak one caller's limit to another, errors without CORS, a raw query in
  * a redirect, NAT64 addresses, and the log under client aborts and failures.

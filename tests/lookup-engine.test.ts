@@ -117,7 +117,7 @@ describe('public addresses', () => {
   ])('reports %s address as datacenter, and as a VPN once the browser clock disagrees', (_, ip, asn) => {
     const alone = engine.lookup(ip).data;
     expect(alone).toMatchObject({ asn, network_type: 'datacenter' });
-    // Spec section 5: the datacenter row weighs 0.4 and detection needs more than 0.4.
+    // src/lib/vpn-score.ts: the datacenter row weighs 0.4 and detection needs more than 0.4.
     expect(alone.vpn).toMatchObject({ detected: false, confidence: 0.4, indicators: ['Datacenter IP detected'] });
     expect(alone.vpn.reasons[0]).toMatch(/hosting, cloud or relay network \(by its AS number\)/);
     expect(alone.privacy).toMatchObject({ hosting: true, vpn: null, tor: null, relay: null, proxy: null });

@@ -169,7 +169,7 @@ describe('gzip of a shell page', () => {
   });
 
   it.each(['81.2.69.165', '2a02:8388:1:2::1', '10.0.0.1'])('a first visit to / from %s is at most 10 KB', (ip) => {
-    // Issue 13: with its headers the page then arrives in a new connection's first flight.
+    // With its headers the page then arrives in a new connection's first flight (10 segments).
     const gzip = shells.get('/')!.fill(lookupOf(ip), true);
     expect(gzip.length).toBeLessThanOrEqual(10_000);
     expect(gunzipSync(gzip).length).toBeGreaterThan(3 * gzip.length);

@@ -6,7 +6,7 @@ import { useLookup, type LookupText } from './use-lookup.ts';
 import { ISLAND_TEXT } from './island-text.ts';
 import './lookup.css';
 
-/** Spec section 9: copy feedback lasts 2 s. */
+/** Copy feedback lasts 2 s. */
 const FEEDBACK_MS = 2000;
 
 /**

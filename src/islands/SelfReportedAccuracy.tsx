@@ -1,5 +1,5 @@
 /**
- * /trust: the location accuracy visitors report by correcting their place (issue 17), beside
+ * /trust: the location accuracy visitors report by correcting their place, beside
  * the ground-truth figures and labelled as self-reported. The same figures SQL computes for
  * the analytics tab (GET /api/analytics, the last 30 days), asked when the section scrolls
  * into view; nothing is shown as a figure before the answer comes.

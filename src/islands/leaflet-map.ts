@@ -23,7 +23,7 @@ export interface MapHandle {
   destroy(): void;
 }
 
-/** Spec section 9: tiles go up to zoom 19. */
+/** Tiles go up to zoom 19. */
 const MAX_ZOOM = 19;
 /** Room (px) between the accuracy circle and the map's edges. */
 const FIT_PADDING: [number, number] = [24, 24];

@@ -1,7 +1,7 @@
 /**
  * How far apart the two city databases put an address (distance_consensus), and how far
- * to trust the place shown because of it (confidence_score). Spec sections 3 and 5,
- * DESIGN decision 3. Pure: shared by the server and the islands.
+ * to trust the place shown because of it (confidence_score): two sources that agree are
+ * the strongest evidence the IP can give. Pure: shared by the server and the islands.
  *
  * confidence_score comes from the strongest evidence present:
  *

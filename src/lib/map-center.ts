@@ -5,7 +5,7 @@
  */
 
 export const DEFAULT_CENTER = { lat: 40.7128, lng: -74.006 } as const;
-/** Spec section 9: the map opens at zoom 13, or wider when the accuracy circle needs it (src/islands/leaflet-map.ts). */
+/** The map opens at zoom 13, or wider when the accuracy circle needs it (src/islands/leaflet-map.ts). */
 export const DEFAULT_ZOOM = 13;
 
 /** The centre for a record's latitude and longitude. */

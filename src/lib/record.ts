@@ -1,7 +1,7 @@
 /**
  * The lookup record and the API's request/response shapes: one definition shared by the
  * server (which builds them) and the islands (which validate what they fetch).
- * Field names follow the product spec, section 3 ("IP info record").
+ * Field names are the API's contract (README, "From the command line and from code").
  */
 import * as z from 'zod/mini';
 

@@ -1,5 +1,5 @@
 /**
- * Round-trip time of a lookup request, measured (DESIGN.md decision 4): the time from
+ * Round-trip time of a lookup request, measured, never estimated: the time from
  * sending the request to the first response byte, minus the server's own work that it
  * reports as `Server-Timing: lookup;dur=<ms>`. Pure; the browser passes its entry in.
  */

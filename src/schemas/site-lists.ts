@@ -10,7 +10,7 @@ export const offersSchema = z.strictObject({
   description: z.string(),
   features: z.array(z.string()).min(1),
   // No price, rating, server or country count: they change every few months and had no
-  // source (issue 18). A claim that can go stale (an audit) names its dated source.
+  // source. A claim that can go stale (an audit) names its dated source.
   icon: z.string().describe('An emoji shown beside the name'),
   website: z.url({ protocol: /^https$/ }).describe("The provider's own site, linked when there is no affiliate link"),
   source: z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() }).optional()

@@ -9,7 +9,7 @@ import { $lookupContext, refreshLookup } from './lookup.ts';
 
 export type GpsStatus = 'unknown' | 'unavailable' | 'ready' | 'asking' | 'granted' | 'denied' | 'timeout' | 'failed';
 
-/** Spec section 9: high accuracy, 5 s, a cached position up to 5 minutes old. */
+/** High accuracy, 5 s, a cached position up to 5 minutes old. */
 export const GPS_OPTIONS: PositionOptions = { enableHighAccuracy: true, timeout: 5000, maximumAge: 300_000 };
 
 /** 'unknown' on the server and before hydration; then 'unavailable' or 'ready'. */

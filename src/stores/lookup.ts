@@ -82,7 +82,7 @@ async function run(method: 'GET' | 'POST', background: boolean): Promise<void> {
     const data = await request(init);
     if (current()) $lookup.set({ status: 'loaded', data, error: null });
   } catch (error) {
-    // A quiet update that fails changes nothing (spec: the probe's failure is silent).
+    // A quiet update that fails changes nothing: the WebRTC probe's failure is silent.
     if (!current() || background) return;
     $lookup.set({ ...$lookup.get(), status: 'error', error: error instanceof Error ? error.message : String(error) });
   }

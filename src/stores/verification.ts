@@ -31,7 +31,7 @@ export interface VerificationState {
 
 export const CITIES_URL = '/api/cities';
 export const DEBOUNCE_MS = 250;
-/** Spec section 9: the city-correction toast lasts 3 s. */
+/** The city-correction toast lasts 3 s. */
 export const TOAST_MS = 3000;
 
 const CLEARED = { query: '', status: 'empty', results: [], unverified: false, active: -1 } as const;

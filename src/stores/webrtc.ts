@@ -17,7 +17,7 @@ import { $lookup, $lookupContext, updateLookupQuietly } from './lookup.ts';
  */
 export type WebrtcStatus = 'idle' | 'running' | 'done' | 'unsupported' | 'off';
 
-/** Spec section 9: the probe listens for 2000 ms. */
+/** The probe listens for 2000 ms. */
 export const WEBRTC_WINDOW_MS = 2000;
 
 /** The request schema takes at most 64 candidates. */

@@ -101,7 +101,7 @@ export class SqliteAnalytics {
     // 16 MB of page cache (the default is 2 MB). At 1M rows (npm run bench:analytics,
     // 2026-11-26) 64 MB bought nothing: ingestion 26.7k rows/s against 27.2k, dashboard p50
     // 2.0-3.8 ms against 2.2-2.7 (its queries read the rollups), while under load the
-    // server's RSS grew 55 MB more (issue 13: RSS at most 1.5x of its size after start).
+    // server's RSS grew 55 MB more (bench/api.mjs holds RSS after load to 1.5x its size after start).
     this.db.exec('PRAGMA cache_size = -16384');
     this.migrate();
   }
