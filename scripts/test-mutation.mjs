@@ -57,6 +57,21 @@ function run(command, args) {
   if (status !== 0) process.exit(status ?? 1);
 }
 
+// The storage rules' and the shared rate limit's tests run on a real PostgreSQL and Redis.
+// Without them those tests skip, the mutants they would kill survive, and the run would
+// report them as unexplained survivors: say what is missing instead, before any work.
+const SERVICES = {
+  TEST_DATABASE_URL: 'a PostgreSQL database the tests may write to, e.g. postgres://ci:ci@127.0.0.1:5432/whatismyip_test',
+  TEST_REDIS_URL: 'a Redis, e.g. redis://127.0.0.1:6379',
+};
+const missing = Object.keys(SERVICES).filter((name) => !process.env[name]);
+if (missing.length > 0 && !process.argv.includes('--score-only')) {
+  console.error('npm run test:mutation needs the services the storage and rate-limit tests run on:');
+  for (const name of missing) console.error(`  ${name}: ${SERVICES[name]}`);
+  console.error('.ci/run shows how to install and start both on Debian (then export the two variables).');
+  process.exit(2);
+}
+
 // `--score-only`: read the last report again without running anything.
 if (!process.argv.includes('--score-only')) {
   run(process.execPath, ['scripts/ensure-build.mjs']);
