@@ -3,7 +3,8 @@
 // our own (src/server/rate-limit-store.ts). Three measurements in one run:
 // 1. memory held for 1M distinct clients, each store (heap after a forced GC), and ours
 //    under 5M distinct clients in one window (its bound);
-// 2. cost of one counted request in-process (10k clients, 1M requests);
+// 2. cost of one counted request in-process (10k clients, 1M requests): of the store alone,
+//    and through the API's limit from IPv4 clients (one count) and IPv6 ones (two: /64, /48);
 // 3. /ip and /json (10,000 addresses) throughput with wrk, as ratios to a bare node:http
 //    server, with the limit off and with every request counted (a public X-Forwarded-For
 //    from 10,000 addresses behind TRUST_PROXY=loopback). Servers on core 1, wrk on core 0;
@@ -23,6 +24,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
 const SECONDS = Number(process.env.BENCH_SECONDS || 4);
 if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
 const { WindowCounts } = await import('../src/server/rate-limit-store.ts');
+const { withRateLimit } = await import('../src/server/rate-limit.ts');
+const { parseIp } = await import('../src/lib/ip-address.ts');
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -37,18 +40,18 @@ async function memoryFor(makeHit) {
   const mb = heapMb() - before;
   return { mb, keep: hit };
 }
-const ours = await memoryFor(() => { const s = new WindowCounts({ perMinute: 300 }); return (k) => s.hit(k); });
+const ours = await memoryFor(() => { const s = new WindowCounts(); return (k) => s.hit(k, 300); });
 const theirs = await memoryFor(() => { const s = new RateLimiterMemory({ points: 300, duration: 60 }); return (k) => s.consume(k).catch(() => {}); });
 const memory = { 'WindowCounts (ours), MB per 1M clients': +ours.mb.toFixed(0), 'RateLimiterMemory, MB per 1M clients': +theirs.mb.toFixed(0) };
 ours.keep = theirs.keep = undefined;
 // Our store's bound: 5M distinct clients inside one window (a fixed clock), one client past the limit before them.
-const bounded = new WindowCounts({ perMinute: 300, now: () => 0 });
-for (let i = 0; i < 301; i++) bounded.hit('8.8.4.4');
+const bounded = new WindowCounts({ now: () => 0 });
+for (let i = 0; i < 301; i++) bounded.hit('8.8.4.4', 300);
 const boundBefore = heapMb();
-for (let i = 0; i < 5_000_000; i++) bounded.hit(nth(i));
+for (let i = 0; i < 5_000_000; i++) bounded.hit(nth(i), 300);
 memory['WindowCounts after 5M clients, MB'] = +(heapMb() - boundBefore).toFixed(0);
 memory['clients kept'] = bounded.size;
-memory['limited client still limited'] = bounded.hit('8.8.4.4').used > 300;
+memory['limited client still limited'] = bounded.hit('8.8.4.4', 300).used > 300;
 
 // 2. Cost of one counted request, 10k clients.
 async function nsPerHit(hit, sync) {
@@ -57,11 +60,23 @@ async function nsPerHit(hit, sync) {
   for (let i = 0; i < 1_000_000; i++) { const r = hit(keys[i % keys.length]); if (!sync) await r; }
   return ((performance.now() - t) * 1e6) / 1_000_000;
 }
-const counts = new WindowCounts({ perMinute: 1_000_000 });
+const counts = new WindowCounts();
 const limiter = new RateLimiterMemory({ points: 1_000_000, duration: 60 });
+/** A counted request through the API's limit, from the nth of 10k clients of one family. */
+const OK = { status: 200, headers: {}, body: 'ok\n' };
+const request = (ip) => ({ method: 'GET', path: '/ip', query: new URLSearchParams(), headers: { get: () => null }, clientIp: ip, clientAddress: parseIp(ip), body: async () => Buffer.alloc(0) });
+async function nsPerRequest(address) {
+  const limit = withRateLimit({ perMinute: 1_000_000, guards: () => true }, [() => OK]);
+  const requests = Array.from({ length: 10_000 }, (_, i) => request(address(i)));
+  const t = performance.now();
+  for (let i = 0; i < 1_000_000; i++) limit(requests[i % requests.length]);
+  return ((performance.now() - t) * 1e6) / 1_000_000;
+}
 const cost = {
-  'WindowCounts.hit, ns': Math.round(await nsPerHit((k) => counts.hit(k), true)),
+  'WindowCounts.hit, ns': Math.round(await nsPerHit((k) => counts.hit(k, 1_000_000), true)),
   'RateLimiterMemory.consume (awaited), ns': Math.round(await nsPerHit((k) => limiter.consume(k), false)),
+  'IPv4 request through the limit, ns': Math.round(await nsPerRequest(nth)),
+  'IPv6 request through the limit (/64 and /48), ns': Math.round(await nsPerRequest((i) => `2a00:${(i >>> 8).toString(16)}:${(i & 255).toString(16)}:${i.toString(16)}::1`)),
 };
 
 // 3. Throughput over sockets.

@@ -1,23 +1,20 @@
 /**
- * The rate limit: what a client reads off the answers (RateLimit-* headers, 429 and
- * Retry-After at request N+1 and at the window's exact edges, on Vitest's fake Date), window
- * edges, a bounded memory under millions of clients with limited clients kept limited, and
- * limits that hold across the workers of one machine (WEB_CONCURRENCY=2) and across
- * machines (two apps on one Redis), failing open when Redis does not answer.
+ * The rate limits: what a client reads off the answers (RateLimit-* headers, 429 and
+ * Retry-After at request N+1 and at the window's exact edges, on Vitest's fake Date); IPv6
+ * clients counted per /64 and per /48, the headers showing the tighter count; the pages' own
+ * limit, over a socket; and the memory store: window edges, a bounded memory under millions
+ * of keys with limited clients kept limited. The stores shared by workers and machines
+ * (cluster primary, Redis) are tested in rate-limit-shared.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseIp } from '../src/lib/ip-address.ts';
 import type { AppRequest, AppResponse } from '../src/server/http.ts';
-import { withRateLimit } from '../src/server/rate-limit.ts';
-import { redisStore } from '../src/server/rate-limit-shared.ts';
-import { WINDOW_MS, WindowCounts } from '../src/server/rate-limit-store.ts';
+import { createPageLimit, NETWORK_FACTOR, withRateLimit } from '../src/server/rate-limit.ts';
+import { WINDOW_MS, WindowCounts, type RateLimitStore, type Verdict } from '../src/server/rate-limit-store.ts';
 import { createTestApp, type AppRequestFn } from './app-harness.ts';
-import { startServer } from './e2e/harness.ts';
-import { testRedisUrl, uniquePrefix } from './support/redis.ts';
+import { startTestServer, type TestServer } from './http-harness.ts';
 
 const OK: AppResponse = { status: 200, headers: {}, body: 'ok\n' };
 const requestFrom = (ip: string): AppRequest => ({
@@ -110,6 +107,28 @@ describe('as a client sees it', () => {
       expect(res.headers.get('ratelimit-limit')).toBeNull();
     }
   });
+
+  it('counts the /64s of one IPv6 /48 together, with 8 times the budget, and not those of another /48', async () => {
+    expect(NETWORK_FACTOR).toBe(8);
+    const app = await limitedApp();
+    const NETWORK = String(LIMIT * 8);
+    const inNetwork = (i: number) => `2a00:1450:4001:${i.toString(16)}::1`;
+    const network = (remaining: number) => ({ ...allowed(remaining, 60), limit: NETWORK });
+    // One request from each of 22 /64s: each /64 has fewer left than the /48, and shows it.
+    for (let i = 0; i < 22; i++) expect(await seen(await app('/ip', from(inNetwork(i)))), inNetwork(i)).toEqual(allowed(2, 60));
+    // From here the /48 has fewer left than any fresh /64: its count is the one shown.
+    expect(await seen(await app('/ip', from(inNetwork(22))))).toEqual(network(1));
+    expect(await seen(await app('/ip', from(inNetwork(23))))).toEqual(network(0));
+    const refusedByNetwork = { ...refused(60), limit: NETWORK };
+    expect(await seen(await app('/ip', from(inNetwork(24))))).toEqual(refusedByNetwork);
+    expect(await seen(await app('/ip', from(inNetwork(0))))).toEqual(refusedByNetwork);
+    const res = await app('/ip', from(inNetwork(0xffff)));
+    expect(await res.json()).toEqual({ error: { code: 'rate_limited', message: `Too many requests: at most ${NETWORK} a minute from your IPv6 /48 network. Try again in 60 s.` } });
+    // Another /48, even the next one, and IPv4 clients have their own counts.
+    expect(await seen(await app('/ip', from('2a00:1450:4002::1')))).toEqual(allowed(2, 60));
+    expect(await seen(await app('/ip', from('2a00:1450:4000:ffff::1')))).toEqual(allowed(2, 60));
+    expect(await seen(await app('/ip', from('8.8.4.4')))).toEqual(allowed(2, 60));
+  });
 });
 
 describe('the answers, whatever the store', () => {
@@ -137,6 +156,113 @@ describe('the answers, whatever the store', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.headers ?? {}).filter((h) => h.startsWith('ratelimit') || h === 'retry-after')).toEqual([]);
   });
+
+  it('says 0 ms left as 1 s, never 0', async () => {
+    expect((await answerTo({ used: 4, resetMs: 0 })).headers).toMatchObject({ 'ratelimit-reset': '1', 'retry-after': '1' });
+  });
+});
+
+/** What a client reads off an answer without RateLimit headers. */
+const NONE = { status: 200, limit: undefined, remaining: undefined, reset: undefined, retryAfter: undefined, message: undefined };
+
+describe('an IPv6 client\'s two counts, its /64 (limit 3) and its /48 (limit 24)', () => {
+  type Said = [used: number, resetMs: number] | undefined;
+  /** A /48's key: its 12 hex digits (a /64's has 16). */
+  const isNetwork = (key: string) => key.length === 12;
+  /** Stores that say `own` for the /64 and `network` for the /48, at once or later. */
+  const STORES: ReadonlyArray<[string, (said: Verdict | undefined, key: string) => Verdict | Promise<Verdict | undefined>]> = [
+    ['a store that answers at once', (said) => said!],
+    ['a store that answers later', (said) => Promise.resolve(said)],
+    ['a store that answers the /48 later', (said, key) => isNetwork(key) ? Promise.resolve(said) : said!],
+    ['a store that answers the /64 later', (said, key) => isNetwork(key) ? said! : Promise.resolve(said)],
+  ];
+  const verdictOf = (said: Said): Verdict | undefined => said && { used: said[0], resetMs: said[1] };
+
+  async function answerTo(own: Said, network: Said, answer: (typeof STORES)[number][1]) {
+    const store: RateLimitStore = { hit: (key) => answer(verdictOf(isNetwork(key) ? network : own), key), state: () => 'test' };
+    const res = (await withRateLimit({ perMinute: 3, guards: () => true, store }, [() => OK])(requestFrom('2a00:1450:4001:81b::1')))!;
+    const h = res.headers ?? {};
+    return {
+      status: res.status, limit: h['ratelimit-limit'], remaining: h['ratelimit-remaining'], reset: h['ratelimit-reset'], retryAfter: h['retry-after'],
+      message: res.status === 429 ? (JSON.parse(String(res.body)) as { error: { message: string } }).error.message : undefined,
+    };
+  }
+  const ok = (limit: string, remaining: string, reset: string) => ({ status: 200, limit, remaining, reset, retryAfter: undefined, message: undefined });
+  const no = (limit: string, reset: string) => ({
+    status: 429, limit, remaining: '0', reset, retryAfter: reset,
+    message: `Too many requests: at most ${limit} a minute${limit === '24' ? ' from your IPv6 /48 network' : ''}. Try again in ${reset} s.`,
+  });
+
+  const BOTH_ANSWER: ReadonlyArray<[string, Said, Said, ReturnType<typeof ok> | ReturnType<typeof no>]> = [
+    // [what, the /64's [used, ms left], the /48's, what the client reads]
+    ['shows the /64 while it has fewer left', [1, 60_000], [1, 60_000], ok('3', '2', '60')],
+    ['shows the /64 when both have as many left and start again together', [2, 30_000], [23, 30_000], ok('3', '1', '30')],
+    ['shows the /48 once it has fewer left', [1, 60_000], [23, 60_000], ok('24', '1', '60')],
+    ['shows the one with fewer left, even if it starts again sooner', [1, 60_000], [23, 1_000], ok('24', '1', '1')],
+    ['shows the /48 when both have as many left and it starts again later', [2, 10_000], [23, 20_000], ok('24', '1', '20')],
+    ['shows the /64 when both have as many left and it starts again later', [2, 20_000], [23, 10_000], ok('3', '1', '20')],
+    ['lets through the last request of both counts', [3, 10_000], [24, 10_000], ok('3', '0', '10')],
+    ['refuses one past the /64\'s limit', [4, 10_000], [5, 10_000], no('3', '10')],
+    ['refuses one past the /48\'s limit', [1, 10_000], [25, 10_000], no('24', '10')],
+    ['refuses one past the /64\'s limit until the /48, at its own, starts again', [4, 10_000], [24, 30_000], no('24', '30')],
+    ['refuses one past the /48\'s limit until the /64, at its own, starts again', [3, 30_000], [25, 10_000], no('3', '30')],
+  ];
+  describe.each(STORES)('from %s', (_, answer) => {
+    it.each(BOTH_ANSWER)('%s', async (_what, own, network, expected) => {
+      expect(await answerTo(own, network, answer)).toEqual(expected);
+    });
+  });
+
+  it.each<[string, Said, Said, ReturnType<typeof ok> | ReturnType<typeof no> | typeof NONE]>([
+    ['answers from the /64 alone when the /48 does not answer', [1, 60_000], undefined, ok('3', '2', '60')],
+    ['answers from the /48 alone when the /64 does not answer', undefined, [25, 5_000], no('24', '5')],
+    ['lets the request through without headers when neither answers', undefined, undefined, NONE],
+  ])('%s', async (_what, own, network, expected) => {
+    expect(await answerTo(own, network, STORES[1]![1])).toEqual(expected);
+  });
+});
+
+describe('what a limit asks its store', () => {
+  /** The keys and limits a store is asked for one request from `ip`, to the API and to a page (limits 3 and 5). */
+  function asked(ip: string) {
+    const hits: Array<[string, number]> = [];
+    const store: RateLimitStore = { hit: (key, limit) => { hits.push([key, limit]); return { used: 1, resetMs: 1000 }; }, state: () => 'test' };
+    const api = withRateLimit({ perMinute: 3, guards: () => true, store }, [() => OK])(requestFrom(ip));
+    const page = createPageLimit({ perMinute: 5, store })!(requestFrom(ip));
+    // The memory store answers at once: so do the limits, without a promise on the hot path.
+    expect(api).not.toBeInstanceOf(Promise);
+    expect(page).not.toBeInstanceOf(Promise);
+    return hits;
+  }
+
+  it.each([
+    ['an IPv4 client once, by its address', '8.8.4.4', [['8.8.4.4', 3], ['page 8.8.4.4', 5]]],
+    ['an IPv6 client twice, by its /64 and its /48 with 8 times the limit', '2a00:1450:4001:81b:1:2:3:4',
+      [['2a0014504001081b', 3], ['2a0014504001', 24], ['page 2a0014504001081b', 5], ['page 2a0014504001', 40]]],
+    ['the last address of a /64 in that /64', '2a00:1450:4001:81b:ffff:ffff:ffff:ffff',
+      [['2a0014504001081b', 3], ['2a0014504001', 24], ['page 2a0014504001081b', 5], ['page 2a0014504001', 40]]],
+    ['a /64 whose first digit is 0 in 16 digits all the same, and its /48 in 12', '400:1:2:3::1',
+      [['0400000100020003', 3], ['040000010002', 24], ['page 0400000100020003', 5], ['page 040000010002', 40]]],
+    ['nothing for a private or loopback client', '10.1.2.3', []],
+    ['nothing for a private IPv6 client', 'fd00::1', []],
+    ['nothing for a client whose address is unknown', 'unknown', []],
+  ])('counts %s, the pages apart from the API', (_, ip, keys) => {
+    expect(asked(ip)).toEqual(keys);
+  });
+
+  it('asks nothing and answers nothing when the limit is 0', () => {
+    expect(createPageLimit({ perMinute: 0 })).toBeUndefined();
+  });
+
+  it('answers a page through a store in another process too: the headers, then the refusal', async () => {
+    let used = 0;
+    const store: RateLimitStore = { hit: () => Promise.resolve({ used: ++used, resetMs: 30_000 }), state: () => 'test' };
+    const limit = createPageLimit({ perMinute: 1, store })!;
+    const first = await limit(requestFrom('8.8.4.4'));
+    expect(first).toEqual({ headers: expect.objectContaining({ 'ratelimit-limit': '1', 'ratelimit-remaining': '0', 'ratelimit-reset': '30' }), refusal: undefined });
+    const second = await limit(requestFrom('8.8.4.4'));
+    expect(second!.refusal).toMatchObject({ status: 429, cors: false, body: 'Too many pages asked: at most 1 a minute. Try again in 30 s.\n' });
+  });
 });
 
 describe('the memory store', () => {
@@ -153,18 +279,21 @@ describe('the memory store', () => {
 
   it('starts counting again exactly when the window ends, not a millisecond before', () => {
     let now = 1_000_000;
-    const counts = new WindowCounts({ perMinute: 1, now: () => now });
-    expect(counts.hit('a').used).toBe(1);
+    const counts = new WindowCounts({ now: () => now });
+    expect(counts.hit('a', 1).used).toBe(1);
     now += WINDOW_MS - 1;
-    expect(counts.hit('a')).toEqual({ used: 2, resetMs: 1 });
+    expect(counts.hit('a', 1)).toEqual({ used: 2, resetMs: 1 });
     now += 1;
-    expect(counts.hit('a')).toEqual({ used: 1, resetMs: WINDOW_MS });
+    expect(counts.hit('a', 1)).toEqual({ used: 1, resetMs: WINDOW_MS });
   });
 
-  /** The `used` counts of a store that keeps `maxKeys` clients, for hits by the clients named in turn. */
+  /**
+   * The `used` counts of a store that keeps `maxKeys` keys, for hits by the clients named in
+   * turn, each with a limit of `perMinute` (an upper-case client: twice that, as a /48's is higher).
+   */
   const usedFor = (perMinute: number, maxKeys: number, clients: string) => {
-    const counts = new WindowCounts({ perMinute, maxKeys, now: () => 0 });
-    return [...clients].map((key) => counts.hit(key).used);
+    const counts = new WindowCounts({ maxKeys, now: () => 0 });
+    return [...clients].map((key) => counts.hit(key, key === key.toUpperCase() ? perMinute * 2 : perMinute).used);
   };
 
   it.each([
@@ -176,6 +305,9 @@ describe('the memory store', () => {
     ['forgets the oldest client past the limit when one more passes it', 1, 2, 'aabbccab', [1, 2, 1, 2, 1, 2, 1, 3]],
     // A client moved past the limit no longer takes a place among those within it.
     ['keeps the clients within the limit when another one passes it', 1, 2, 'xaabx', [1, 1, 2, 1, 2]],
+    // Each key against its own limit: A (limit 2) is within it where a (limit 1) is past it.
+    ['forgets a key at its own limit like any other, though a lower limit would have kept it', 1, 2, 'AAbcA', [1, 2, 1, 1, 1]],
+    ['keeps a key past its own limit and forgets one as often asked within a higher limit', 1, 2, 'AAaabcAa', [1, 2, 1, 2, 1, 1, 1, 3]],
   ])('%s', (_, perMinute, maxKeys, clients, used) => {
     expect(usedFor(perMinute, maxKeys, clients)).toEqual(used);
   });
@@ -183,9 +315,9 @@ describe('the memory store', () => {
   it.each([
     ['a', 1], ['aa', 1], ['aaa', 1], ['ab', 2], ['aab', 2],
   ])('counts each client once in /healthz after hits %j', (clients, n) => {
-    const counts = new WindowCounts({ perMinute: 1, maxKeys: 10, now: () => 0 });
-    for (const key of clients) counts.hit(key);
-    expect(counts.state()).toBe(`memory, this process only (${n} clients this minute, at most 10)`);
+    const counts = new WindowCounts({ maxKeys: 10, now: () => 0 });
+    for (const key of clients) counts.hit(key, 1);
+    expect(counts.state()).toBe(`memory, this process only (${n} keys this minute, at most 10)`);
   });
 
   it('keeps a limited client limited while 241,000 others pass (the old table was wiped at 200k)', async () => {
@@ -198,15 +330,15 @@ describe('the memory store', () => {
   it('holds 1M distinct clients in a fixed bound, forgetting the oldest within the limit, never a limited one', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const counts = new WindowCounts({ perMinute: 3, maxKeys: 100_000 });
-    for (let i = 0; i < 5; i++) counts.hit('limited');
-    counts.hit('near-limit');
+    const counts = new WindowCounts({ maxKeys: 100_000 });
+    for (let i = 0; i < 5; i++) counts.hit('limited', 3);
+    counts.hit('near-limit', 3);
     gc();
     const before = process.memoryUsage().heapUsed;
     // The first 100k fill the store; every hit after them evicts one: it must cost about the same.
     const timed = (from: number, to: number) => {
       const started = performance.now();
-      for (let i = from; i < to; i++) counts.hit(nthAddress(i));
+      for (let i = from; i < to; i++) counts.hit(nthAddress(i), 3);
       return performance.now() - started;
     };
     const filling = timed(0, 100_000);
@@ -216,128 +348,85 @@ describe('the memory store', () => {
     const grownMb = (process.memoryUsage().heapUsed - before) / 1e6;
     expect(counts.size).toBe(100_001);
     expect(grownMb).toBeLessThan(20);
-    expect(counts.hit('limited').used).toBe(6);
+    expect(counts.hit('limited', 3).used).toBe(6);
     // Forgotten: it was among the oldest within the limit.
-    expect(counts.hit('near-limit').used).toBe(1);
+    expect(counts.hit('near-limit', 3).used).toBe(1);
     expect(evicting / filling).toBeLessThan(3);
   }, 120_000);
 });
 
-describe('across the workers of one machine (WEB_CONCURRENCY=2)', () => {
-  it('counts a client once whichever worker answers it', async () => {
-    const server = await startServer({ WEB_CONCURRENCY: '2', RATE_LIMIT: '5', TRUST_PROXY: 'loopback' });
-    try {
-      // A fresh connection per request: the primary hands connections to the workers in turn.
-      const hit = () => fetch(server.url + '/ip', { headers: { 'x-forwarded-for': '8.8.4.4', connection: 'close' } });
-      const answers = [];
-      for (let i = 0; i < 8; i++) answers.push(await hit());
-      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
-      expect(answers.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['4', '3', '2', '1', '0', '0', '0', '0']);
-      const health = await (await fetch(server.url + '/healthz')).text();
-      expect(health).toMatch(/^rate-limit: the cluster primary .*, ok$/m);
-    } finally {
-      expect(await server.stop()).toBe(0);
-    }
+
+describe('the pages\' own limit (PAGE_RATE_LIMIT), over a socket', () => {
+  // Pages render through their shell or through Astro, which only a socket shows whole.
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ PAGE_RATE_LIMIT: '3', RATE_LIMIT: '2', TRUST_PROXY: 'loopback' });
   }, 60_000);
-});
+  afterAll(() => server?.close());
 
-const redisUrl = testRedisUrl();
-
-describe.skipIf(!redisUrl)('across machines (REDIS_URL)', () => {
-  it('counts a client once whichever of two servers on one Redis answers it', async () => {
-    const env = { RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: redisUrl!, REDIS_PREFIX: uniquePrefix('two-machines') };
-    const [a, b] = await Promise.all([createTestApp(env), createTestApp(env)]);
-    // Both connect before the first request; until then they fail open.
-    await new Promise((r) => setTimeout(r, 300));
-    const headers = { 'x-forwarded-for': '8.8.4.4' };
-    const statuses = [];
-    for (const app of [a, b, a, b]) statuses.push((await app('/ip', { headers })).status);
-    expect(statuses).toEqual([200, 200, 200, 429]);
-    expect((await b('/ip', { headers: { 'x-forwarded-for': '9.9.9.9' } })).headers.get('ratelimit-remaining')).toBe('2');
-    expect(await (await a('/healthz')).text()).toMatch(/^rate-limit: Redis \(.*\), ok$/m);
-  });
-
-  it('keeps a limited client limited while others churn, in Redis too', async () => {
-    const store = redisStore({ url: redisUrl!, perMinute: 2, keyPrefix: uniquePrefix('churn') });
-    try {
-      const limit = withRateLimit({ perMinute: 2, guards: () => true, store }, [() => OK]);
-      await new Promise((r) => setTimeout(r, 300));
-      for (let i = 0; i < 3; i++) await limit(requestFrom('8.8.4.4'));
-      for (let batch = 0; batch < 20; batch++) {
-        await Promise.all(Array.from({ length: 100 }, (_, i) => limit(requestFrom(nthAddress(batch * 100 + i)))));
-      }
-      expect((await limit(requestFrom('8.8.4.4')))!.status).toBe(429);
-    } finally {
-      await store.close();
-    }
-  });
-});
-
-/** A redis-server of this test's own on a free port (the shared one is never stopped). */
-async function ownRedis(port?: number): Promise<{ port: number; process: ChildProcess }> {
-  const free = port ?? await new Promise<number>((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); });
-  const child = spawn('redis-server', ['--port', String(free), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => { const s = createServer(); s.once('error', () => resolve(true)); s.listen(free, '127.0.0.1', () => s.close(() => resolve(false))); });
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 50));
+  const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+  /** What a browser at `client` reads off the answer to `path`. */
+  async function visit(path: string, client?: string) {
+    const res = await fetch(server.url + path, { headers: { ...BROWSER, ...(client ? { 'x-forwarded-for': client } : {}) } });
+    const body = await res.text();
+    return {
+      status: res.status, type: res.headers.get('content-type'), body,
+      limit: res.headers.get('ratelimit-limit'), remaining: res.headers.get('ratelimit-remaining'),
+      reset: res.headers.get('ratelimit-reset'), retryAfter: res.headers.get('retry-after'),
+      // A page is a document, not an API answer: other sites' scripts may not read it.
+      cors: res.headers.get('access-control-allow-origin'),
+    };
   }
-  return { port: free, process: child };
-}
+  const page = (remaining: string) => expect.objectContaining({ status: 200, type: expect.stringMatching(/^text\/html/), limit: '3', remaining, retryAfter: null, cors: null });
 
-describe.skipIf(!redisUrl)('when Redis goes away and comes back', () => {
-  it('fails open while it is gone, says so once each way, and limits again once it is back', async () => {
-    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    let redis = await ownRedis();
-    const store = redisStore({ url: `redis://127.0.0.1:${redis.port}`, perMinute: 2, keyPrefix: uniquePrefix('outage') });
-    const limit = withRateLimit({ perMinute: 2, guards: () => true, store }, [() => OK]);
-    const status = async () => (await limit(requestFrom('8.8.4.4')))!.status;
-    try {
-      await new Promise((r) => setTimeout(r, 300));
-      expect([await status(), await status(), await status()]).toEqual([200, 200, 429]);
-      redis.process.kill('SIGKILL');
-      await new Promise((r) => setTimeout(r, 300));
-      expect([await status(), await status(), await status()]).toEqual([200, 200, 200]);
-      expect(store.state()).toMatch(/does not answer, failing open|not connected, failing open/);
-      redis = await ownRedis(redis.port);
-      // ioredis reconnects on its own schedule; the limit returns with it (a new, empty Redis).
-      let back: number[] = [];
-      for (let i = 0; i < 50 && !back.includes(429); i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        back = [await status(), await status(), await status()];
-      }
-      expect(back).toContain(429);
-      expect(error.mock.calls.map((c) => String(c[0]))).toEqual([
-        expect.stringMatching(/^rate limit: Redis \(127\.0\.0\.1:\d+\) does not answer/),
-        expect.stringMatching(/^rate limit: Redis \(127\.0\.0\.1:\d+\) answers again; limiting again$/),
-      ]);
-    } finally {
-      await store.close();
-      redis.process.kill('SIGKILL');
-      error.mockRestore();
+  it('sends 3 pages a minute, each with RateLimit headers, then a 429 a person can read, with Retry-After', async () => {
+    expect(await visit('/', '8.8.4.4')).toEqual(page('2'));
+    expect(await visit('/ip-2', '8.8.4.4')).toEqual(page('1'));
+    expect(await visit('/lookup/1.1.1.1', '8.8.4.4')).toEqual(page('0'));
+    for (const path of ['/', '/lookup/9.9.9.9', '/ip-2']) {
+      const refused = await visit(path, '8.8.4.4');
+      expect(refused).toMatchObject({ status: 429, type: 'text/plain; charset=utf-8', limit: '3', remaining: '0', cors: null });
+      expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.retryAfter)).toBeLessThanOrEqual(60);
+      expect(refused.reset).toBe(refused.retryAfter);
+      expect(refused.body).toBe(`Too many pages asked: at most 3 a minute. Try again in ${refused.retryAfter} s.\n`);
     }
-  }, 60_000);
-});
+  });
 
-describe('when Redis does not answer', () => {
-  it('lets requests through without RateLimit headers, says so once in the log and on /healthz', async () => {
-    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    try {
-      // Port 9 on loopback: nothing listens there.
-      const app = await createTestApp({ RATE_LIMIT: '1', TRUST_PROXY: 'loopback', REDIS_URL: 'redis://127.0.0.1:9', REDIS_PREFIX: uniquePrefix('down') });
-      const statuses = [];
-      for (let i = 0; i < 5; i++) {
-        const res = await app('/ip', { headers: { 'x-forwarded-for': '8.8.4.4' } });
-        statuses.push(res.status);
-        expect(res.headers.has('ratelimit-remaining')).toBe(false);
-      }
-      expect(statuses).toEqual([200, 200, 200, 200, 200]);
-      expect(error.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^rate limit: Redis \(127\.0\.0\.1:9\) does not answer .*requests go through unlimited/)]);
-      const health = await app('/healthz');
-      expect(health.status).toBe(200);
-      expect(await health.text()).toMatch(/^rate-limit: Redis \(127\.0\.0\.1:9\) does not answer, failing open/m);
-    } finally {
-      error.mockRestore();
+  it('sends the headers with a page Astro renders per request too', async () => {
+    expect(await visit('/lookup/not-an-address', '8.8.4.5')).toEqual(expect.objectContaining({ status: 400, type: expect.stringMatching(/^text\/html/), limit: '3', remaining: '2' }));
+  });
+
+  it('counts pages apart from the API: a client past one limit still gets the other', async () => {
+    const api = async (client: string) => (await fetch(`${server.url}/ip`, { headers: { 'x-forwarded-for': client } })).status;
+    expect([await api('8.8.4.6'), await api('8.8.4.6'), await api('8.8.4.6')]).toEqual([200, 200, 429]);
+    expect(await visit('/', '8.8.4.6')).toEqual(page('2'));
+    for (let i = 0; i < 3; i++) await visit('/', '8.8.4.7');
+    expect((await visit('/', '8.8.4.7')).status).toBe(429);
+    const res = await fetch(`${server.url}/ip`, { headers: { 'x-forwarded-for': '8.8.4.7' } });
+    expect([res.status, res.headers.get('ratelimit-limit'), res.headers.get('ratelimit-remaining')]).toEqual([200, '2', '1']);
+  });
+
+  it('counts the /64s of one IPv6 /48 together for pages too', async () => {
+    for (let i = 0; i < 24; i++) expect((await visit('/', `2a00:1450:4003:${i.toString(16)}::1`)).status).toBe(200);
+    expect(await visit('/', '2a00:1450:4003:ffff::1')).toMatchObject({ status: 429, limit: '24', body: expect.stringContaining('at most 24 a minute from your IPv6 /48 network') });
+    expect(await visit('/', '2a00:1450:4004::1')).toEqual(page('2'));
+  });
+
+  it.each([['a private client', '10.1.2.3'], ['a loopback client (no proxy header)', undefined]])('never limits %s', async (_, client) => {
+    for (let i = 0; i < 5; i++) {
+      const seen = await visit('/', client);
+      expect(seen.status).toBe(200);
+      expect(seen.limit).toBeNull();
+    }
+  });
+
+  it('is off with PAGE_RATE_LIMIT=0', async () => {
+    const app = await createTestApp({ PAGE_RATE_LIMIT: '0', TRUST_PROXY: 'loopback' });
+    for (let i = 0; i < 5; i++) {
+      const res = await app('/', { headers: { ...BROWSER, 'x-forwarded-for': '8.8.4.4' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBeNull();
     }
   });
 });

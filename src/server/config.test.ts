@@ -27,6 +27,13 @@ describe('loadConfig', () => {
     expect(c.stunPort).toBe(port);
     expect(c.client).toMatchObject({ stunUrl, stunPort });
   });
+  it.each<[Record<string, string>, { pageRateLimit: number; rateLimitSecret: string | undefined }]>([
+    [{}, { pageRateLimit: 120, rateLimitSecret: undefined }],
+    [{ PAGE_RATE_LIMIT: '0', RATE_LIMIT_SECRET: '' }, { pageRateLimit: 0, rateLimitSecret: undefined }],
+    [{ PAGE_RATE_LIMIT: '1000000', RATE_LIMIT_SECRET: '0123456789abcdef' }, { pageRateLimit: 1_000_000, rateLimitSecret: '0123456789abcdef' }],
+  ])('reads the pages\' rate limit and the Redis key secret from %o', (env, expected) => {
+    expect(loadConfig(env)).toMatchObject(expected);
+  });
   it('reads the proxy header as the proxy names it, compared in lower case', () => {
     expect(loadConfig({ TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'X-Real-IP' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-real-ip' });
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-forwarded-for' });
@@ -48,6 +55,9 @@ describe('loadConfig', () => {
     ['ANALYTICS_RETENTION_DAYS', '3651', /ANALYTICS_RETENTION_DAYS="3651"/],
     ['ANALYTICS_TOKEN', '0123456789abcde', /ANALYTICS_TOKEN must be at least 16 characters/],
     ['ANALYTICS_QUEUE_LIMIT', '0', /ANALYTICS_QUEUE_LIMIT="0"/],
+    ['PAGE_RATE_LIMIT', '1000001', /PAGE_RATE_LIMIT="1000001" must be a whole number from 0 to 1000000/],
+    ['PAGE_RATE_LIMIT', '-1', /PAGE_RATE_LIMIT="-1"/],
+    ['RATE_LIMIT_SECRET', '0123456789abcde', /RATE_LIMIT_SECRET must be at least 16 characters/],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -27,6 +27,10 @@ export interface Config {
   bodyLimit: number;
   /** Requests a minute per client on the API and command-line endpoints; 0 turns the limit off. */
   rateLimit: number;
+  /** Requests a minute per client for the on-demand pages (`/`, `/ip-2`, `/lookup/{ip}`), counted apart from the API; 0 turns it off. */
+  pageRateLimit: number;
+  /** The secret rate-limit keys are hashed with in Redis, shared by every instance; one is drawn at start when unset. */
+  rateLimitSecret: string | undefined;
   /** UDP port of the built-in STUN responder (src/server/stun.ts); 0 turns it off. */
   stunPort: number;
   /** Redis holding the rate-limit counts of every process and machine; this process's memory (or the cluster primary's) when absent. */
@@ -83,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (analyticsSwitch !== 'on' && analyticsSwitch !== 'off') throw new ConfigError(`ANALYTICS="${env.ANALYTICS}" must be on or off`);
   const token = env.ANALYTICS_TOKEN || undefined;
   if (token !== undefined && token.length < 16) throw new ConfigError('ANALYTICS_TOKEN must be at least 16 characters');
+  const rateLimitSecret = env.RATE_LIMIT_SECRET || undefined;
+  if (rateLimitSecret !== undefined && rateLimitSecret.length < 16) throw new ConfigError('RATE_LIMIT_SECRET must be at least 16 characters');
   const dataDir = path.resolve(env.DATA_DIR || 'data');
   const defaults = defaultListPaths(dataDir);
   const lists = Object.fromEntries(Object.entries(LIST_SETTINGS).map(([kind, name]) =>
@@ -100,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),
+    pageRateLimit: integer(env, 'PAGE_RATE_LIMIT', 120, 0, 1_000_000),
+    rateLimitSecret,
     lists,
     stunPort,
     redisUrl,

@@ -1,13 +1,16 @@
 /**
  * Where the rate limit keeps its counts: the store interface, and the in-memory store of one
- * process (the default). Fixed one-minute windows. The memory store holds at most `maxKeys`
- * clients whatever the traffic: past that it forgets the clients it saw first, never one
- * already past the limit, so a limited client stays limited while others churn. It is our
- * own rather than rate-limiter-flexible's RateLimiterMemory, which keeps a record and a timer
- * per client with no bound (about 450 MB of heap for 1M clients against 65 MB here, measured by
- * bench/rate-limit.mjs) and answers through a promise on every request.
+ * process (the default). Fixed one-minute windows, one count per key (a key is a client, or
+ * an IPv6 /48, of the API or of the pages: rate-limit.ts), each key with its own limit. The
+ * memory store holds at most `maxKeys` keys whatever the traffic: past that it forgets the
+ * keys it saw first, never one already past its limit, so a limited client stays limited
+ * while others churn. It is our own rather than rate-limiter-flexible's RateLimiterMemory,
+ * which keeps a record and a timer per client with no bound (about 450 MB of heap for 1M
+ * clients against 65 MB here, measured by bench/rate-limit.mjs) and answers through a
+ * promise on every request.
  * The stores shared between processes and machines are in rate-limit-shared.ts.
  */
+import { OldestFirst } from './bounded-map.ts';
 
 /** The length of one window. */
 export const WINDOW_MS = 60_000;
@@ -20,40 +23,23 @@ export interface Verdict {
   resetMs: number;
 }
 
-/** Counts requests per client key. */
+/** Counts requests per key. */
 export interface RateLimitStore {
   /**
-   * Counts one request. A promise for stores in another process; undefined when the store
+   * Counts one request against `key`, whose limit is `limit` (the memory store never forgets
+   * a key past it). A promise for stores in another process; undefined when the store
    * cannot answer (unreachable), in which case the request is let through (fail open).
    */
-  hit(key: string): Verdict | Promise<Verdict | undefined>;
+  hit(key: string, limit: number): Verdict | Promise<Verdict | undefined>;
   /** One line for /healthz: which store, and whether it answers. */
   state(): string;
 }
 
-/** Clients the memory store keeps at most (about 100 MB of heap at the bound, bench/rate-limit.mjs). */
+/** Keys the memory store keeps at most (about 100 MB of heap at the bound, bench/rate-limit.mjs). */
 export const MAX_KEYS = 1_000_000;
 
-/**
- * A Map in insertion order that drops its oldest entry when asked. Walks with one cursor
- * kept between calls: a fresh `keys().next()` per eviction would rescan the deleted slots
- * at the front of the table each time (quadratic under churn).
- */
-class OldestFirst extends Map<string, number> {
-  private cursor: MapIterator<string> | undefined;
-  dropOldest(): void {
-    let next = this.cursor?.next();
-    if (!next || next.done) {
-      this.cursor = this.keys();
-      next = this.cursor.next();
-    }
-    if (!next.done) this.delete(next.value);
-  }
-}
-
 export interface WindowCountsOptions {
-  perMinute: number;
-  /** Clients kept at most (default MAX_KEYS). */
+  /** Keys kept at most (default MAX_KEYS). */
   maxKeys?: number;
   /** The clock (tests move it). */
   now?: () => number;
@@ -61,27 +47,25 @@ export interface WindowCountsOptions {
 
 /** The in-memory store of one process: bounded, synchronous (the hot path takes no promise). */
 export class WindowCounts implements RateLimitStore {
-  private readonly perMinute: number;
   private readonly maxKeys: number;
   private readonly now: () => number;
-  /** Clients within the limit this window, oldest first: these are forgotten first. */
-  private counts = new OldestFirst();
-  /** Clients past the limit this window: never forgotten for a newcomer's sake. */
-  private over = new OldestFirst();
+  /** Keys within their limit this window, oldest first: these are forgotten first. */
+  private counts = new OldestFirst<string, number>();
+  /** Keys past their limit this window: never forgotten for a newcomer's sake. */
+  private over = new OldestFirst<string, number>();
   private windowStart: number;
 
-  constructor({ perMinute, maxKeys = MAX_KEYS, now = Date.now }: WindowCountsOptions) {
-    this.perMinute = perMinute;
+  constructor({ maxKeys = MAX_KEYS, now = Date.now }: WindowCountsOptions = {}) {
     this.maxKeys = maxKeys;
     this.now = now;
     this.windowStart = now();
   }
 
-  hit(key: string): Verdict {
+  hit(key: string, limit: number): Verdict {
     const t = this.now();
     if (t - this.windowStart >= WINDOW_MS) {
-      this.counts = new OldestFirst();
-      this.over = new OldestFirst();
+      this.counts = new OldestFirst<string, number>();
+      this.over = new OldestFirst<string, number>();
       this.windowStart = t;
     }
     const resetMs = this.windowStart + WINDOW_MS - t;
@@ -91,7 +75,7 @@ export class WindowCounts implements RateLimitStore {
       return { used: over + 1, resetMs };
     }
     const used = (this.counts.get(key) ?? 0) + 1;
-    if (used > this.perMinute) {
+    if (used > limit) {
       this.counts.delete(key);
       this.over.set(key, used);
       // Only with a tiny limit could this many clients be past it; the bound holds all the same.
@@ -103,12 +87,12 @@ export class WindowCounts implements RateLimitStore {
     return { used, resetMs };
   }
 
-  /** Clients counted in this window (kept, limited or not). */
+  /** Keys counted in this window (kept, limited or not). */
   get size(): number {
     return this.counts.size + this.over.size;
   }
 
   state(): string {
-    return `memory, this process only (${this.size} clients this minute, at most ${this.maxKeys})`;
+    return `memory, this process only (${this.size} keys this minute, at most ${this.maxKeys})`;
   }
 }

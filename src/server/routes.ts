@@ -2,7 +2,8 @@
  * The route handlers the server mounts before static files, and the on-demand pages
  * (`/`, `/ip-2`, `/lookup/{ip}`) with their locals.
  * The wiring only: which handlers exist, in which order, which of them the rate limit
- * guards, what is recorded for analytics, and the parts /healthz reports on.
+ * guards (and the pages' own limit), what is recorded for analytics, and the parts /healthz
+ * reports on.
  */
 import type { AppRequest, Handler } from './http.ts';
 import type { Config } from './config.ts';
@@ -10,7 +11,7 @@ import type { LookupResponse } from '../lib/record.ts';
 import { createApi } from './api.ts';
 import { answersCommandLine, createTextEndpoints } from './text-endpoints.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
-import { withRateLimit } from './rate-limit.ts';
+import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit.ts';
 import { createCitiesApi } from './cities-api.ts';
 import { createCorrectionsApi } from './corrections-api.ts';
 import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
@@ -30,6 +31,8 @@ export interface Routes {
   /** The on-demand pages: `/` and `/ip-2` (the visitor's record) and each address's `/lookup/{ip}`. */
   isPage: (path: string) => boolean;
   pageLocals: (req: AppRequest) => App.Locals;
+  /** The pages' own rate limit (PAGE_RATE_LIMIT), asked before a page is looked up; undefined when off. */
+  pageLimit: PageLimit | undefined;
   health: Health;
 }
 
@@ -58,7 +61,8 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const cities = loadCityIndex({ distDir, file: config.cityIndex });
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
-  const store = config.rateLimit > 0 ? createRateLimitStore(config) : undefined;
+  // One store for both limits: the pages' keys are their own (rate-limit.ts), within one bound.
+  const store = config.rateLimit > 0 || config.pageRateLimit > 0 ? createRateLimitStore(config) : undefined;
   return {
     engine,
     cities,
@@ -79,6 +83,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       createLookupRedirect(),
     ],
     isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path),
+    pageLimit: createPageLimit({ perMinute: config.pageRateLimit, store }),
     // `/` and `/ip-2` show the caller's own record (recorded, as the API's is); an address's
     // page is about that address and is not recorded, as /api/lookup/{ip} is not.
     pageLocals: (req) => {

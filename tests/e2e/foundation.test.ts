@@ -88,7 +88,7 @@ describe('the built server', () => {
     expect(res.status).toBe(200);
     const lines = (await res.text()).trimEnd().split('\n');
     expect(lines[0]).toBe('ok');
-    expect(lines).toContain('rate-limit: memory, this process only (0 clients this minute, at most 1000000)');
+    expect(lines).toContain('rate-limit: memory, this process only (0 keys this minute, at most 1000000)');
     expect(lines).toEqual(expect.arrayContaining(['data dbip-city: ok', 'data geolite2-city: ok', 'data asn: ok']));
     for (const line of lines.slice(1)) expect(line).toMatch(/^[\w -]+: \S/);
   });
