@@ -3,12 +3,14 @@
  * get a 5xx, never hang, never cost more than 50 ms, and leave the server up.
  * FUZZ_RUNS sets the runs per family (CI sets 10,000; a quick local run does 300).
  * In-process through app.request() where that shows the answer; over a raw socket for
- * what only a socket carries (duplicated and huge headers, the page `/`).
+ * what only a socket carries (duplicated and huge headers, the page `/`); over keep-alive
+ * connections for the path-normalisation tricks, which must reach the pages Astro renders.
  * The budget is checked on the CPU time an answer costs (process.cpuUsage), which a
  * shared machine's load does not inflate as it does wall time, and an answer over it is
  * asked again (see timed()): only an input that is slow every time fails. FUZZ_WALL_CLOCK=1 checks
  * wall time instead, for a quiet machine. Each family prints its wall-time p99 and max.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -23,7 +25,7 @@ const TIMEOUT = Math.max(60_000, RUNS * 100);
 let request: AppRequestFn;
 let server: TestServer;
 beforeAll(async () => {
-  const env = { TRUST_PROXY: 'loopback', RATE_LIMIT: '1000000' };
+  const env = { TRUST_PROXY: 'loopback', RATE_LIMIT: '1000000', PAGE_RATE_LIMIT: '1000000' };
   [request, server] = await Promise.all([createTestApp(env), startTestServer(env)]);
   // Warm the lookup paths so the first run's JIT is not counted against the budget.
   for (const path of ['/json?ip=8.8.8.8', '/api/lookup/2001:4860:4860::8888', '/country', '/nope']) await request(path);
@@ -178,6 +180,70 @@ describe(`over a socket (${RUNS} runs)`, () => {
         expect(status, `${m} ${t.slice(0, 100)}`).toBeLessThan(500);
         expect(ms, `${m} ${t.slice(0, 100)}`).toBeLessThan(BUDGET_MS);
       }), { numRuns: RUNS }));
+    expect((await fetch(server.url + '/healthz')).status).toBe(200);
+  }, TIMEOUT);
+});
+
+/**
+ * Path-normalisation tricks: dot segments, encoded dots, slashes and backslashes, double
+ * encoding, NUL; and, less often, what is not UTF-8 once decoded (overlong forms of `.` and
+ * `/`, a lone `%`), which dispatch refuses before any page is reached.
+ */
+const trick = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('.', '..', '%2e', '%2E', '%2e%2e', '.%2e', '%2E.', '%2f', '%2F', '%5c', '%5C', '%252e', '%252f', '%255c', '\\', '\\\\', '%00', ';', '..;', '%25', '%2525') },
+  { weight: 1, arbitrary: fc.constantFrom('%c0%ae', '%c0%af', '%e0%80%ae', '%c1%9c', '%', '%zz') },
+  { weight: 2, arbitrary: fc.constantFrom('a', 'evil.com', '8.8.8.8', '2001:db8::1', 'AS15169', 'index.html', 'package.json', 'etc', 'passwd') },
+);
+const trickSegment = fc.array(trick, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+const trickTail = fc.constantFrom('', '', '/', '?ip=8.8.8.8', '?ip=..%2f..', '?x=%c0%ae');
+/** Where they go: the pages Astro renders, the API, the command line, static files. */
+const PREFIXES = ['/', '/lookup/', '/lookup', '/api/lookup/', '/AS', '/AS15169/', '/json', '/json/', '/ip-2/', '/_astro/', '/blog/', '/favicon.svg/', '/robots.txt/'];
+const trickPath = fc.oneof(
+  // One segment after /lookup/ (its prefix spelled plainly or encoded): the page Astro renders per request.
+  fc.tuple(fc.constantFrom('/lookup/', '/%6cookup/', '/lookup%2F', '/LOOKUP/'), fc.array(fc.oneof(trick, fc.constantFrom('\\', '%5c')), { minLength: 1, maxLength: 5 }), trickTail)
+    .map(([prefix, parts, tail]) => prefix + parts.join('') + tail),
+  fc.tuple(fc.constantFrom(...PREFIXES), fc.array(fc.tuple(trickSegment, fc.constantFrom('/', '\\', '%2f', '%5c', '//')), { maxLength: 3 }), trickSegment, trickTail)
+    .map(([prefix, steps, last, tail]) => prefix + steps.map(([segment, separator]) => segment + separator).join('') + last + tail),
+  // The other pages, reached through encoding: `/`, `/ip-2`.
+  fc.tuple(fc.constantFrom('/%2e', '/%69p-2', '/ip%2D2', '/ip-2%2e', '/.%2fip-2', '/%2e%2e/ip-2'), trickTail).map(([path, tail]) => path + tail),
+);
+
+/**
+ * One request on a keep-alive connection of `agent`, the target's bytes as given (node's
+ * client sends a path of printable ASCII untouched, backslashes included): its status, or
+ * a rejection when no answer comes in 10 s.
+ */
+function keepAliveRequest(agent: Agent, port: number, method: string, path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ agent, host: '127.0.0.1', port, method, path, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('no answer in 10 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe(`path normalisation over keep-alive sockets (${RUNS} runs)`, () => {
+  it('dot segments, encoded dots and slashes, backslashes, overlong UTF-8 and NUL under every prefix answer below 500', async () => {
+    const { port } = new URL(server.url);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const client = fc.constantFrom(
+      { accept: 'text/html', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0' },
+      { accept: 'application/json', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0' },
+      { accept: '*/*', 'user-agent': 'curl/8.5.0' },
+    );
+    try {
+      await family('path tricks', () => fc.assert(fc.asyncProperty(fc.constantFrom('GET', 'GET', 'HEAD', 'POST'), trickPath, client, async (m, p, h) => {
+        const { result: status, ms } = await timed(() => keepAliveRequest(agent, Number(port), m, p, h));
+        expect(status, `${m} ${p}`).toBeGreaterThanOrEqual(200);
+        expect(status, `${m} ${p}`).toBeLessThan(500);
+        expect(ms, `${m} ${p}`).toBeLessThan(BUDGET_MS);
+      }), { numRuns: RUNS }));
+    } finally {
+      agent.destroy();
+    }
     expect((await fetch(server.url + '/healthz')).status).toBe(200);
   }, TIMEOUT);
 });

@@ -11,9 +11,11 @@ import type { Config } from './config.ts';
 import type { Health } from './health.ts';
 import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './http.ts';
 import { oneLine } from './log.ts';
+import { ANSWER_DEADLINE_MS, watchAnswer } from './answer-deadline.ts';
 import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
 import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
 import type { ShellAnswer } from './shell/answer.ts';
+import type { PageLimit, PageVerdict } from './rate-limit.ts';
 
 /** Renders an on-demand page through Astro, with locals for the page. */
 export type PageRenderer = (req: IncomingMessage, res: ServerResponse, locals: App.Locals) => Promise<void>;
@@ -24,8 +26,10 @@ export interface AppParts {
   handlers: Handler[];
   /** What /healthz reports (health.ts). */
   health: Health;
-  /** The on-demand pages (absent when there is no build): which paths, their renderer, locals and shell (shell/). */
-  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals>; handles: (path: string) => boolean; shell?: ShellAnswer };
+  /** The on-demand pages (absent when there is no build): which paths, their renderer, locals, shell (shell/) and rate limit (rate-limit.ts). */
+  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals>; handles: (path: string) => boolean; limit?: PageLimit | undefined; shell?: ShellAnswer };
+  /** How long an answer made asynchronously may take before it is answered 503 (answer-deadline.ts). */
+  answerDeadlineMs?: number;
 }
 
 /** A request as dispatch sees it, from a socket or in-process. */
@@ -33,8 +37,19 @@ interface Incoming { method: string; url: string; headers: AppRequest['headers']
 
 /** What dispatch decided besides a handler-style answer: a file, or the page to render. */
 class FileReply { readonly file: FileAnswer; constructor(file: FileAnswer) { this.file = file; } }
-/** A page to answer: its path, its locals, and when its lookup began (Server-Timing). */
-class PageReply { readonly path: string; readonly locals: App.Locals; readonly started: number; constructor(path: string, locals: App.Locals, started: number) { this.path = path; this.locals = locals; this.started = started; } }
+/** A page to answer: its path, its locals, when its lookup began (Server-Timing), and its RateLimit headers. */
+class PageReply {
+  readonly path: string;
+  readonly locals: App.Locals;
+  readonly started: number;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  constructor(path: string, locals: App.Locals, started: number, headers: Readonly<Record<string, string>> | undefined) {
+    this.path = path;
+    this.locals = locals;
+    this.started = started;
+    this.headers = headers;
+  }
+}
 type Reply = AppResponse | FileReply | PageReply;
 
 /** The node:http listener, which also answers in-process. */
@@ -55,10 +70,41 @@ const NO_QUERY: URLSearchParams = new URLSearchParams();
 const UNKNOWN_CLIENT_ANSWER = jsonError(400, 'unknown_client',
   'Your address could not be determined: a proxy in front of this server named a hop that is not an address.');
 const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} is not allowed here.`);
+/** The answer to a request the server did not answer within its deadline; the socket closes after it. */
+const OVERDUE = jsonError(503, 'timeout', 'The server took too long over this answer. Try again.', { connection: 'close', 'retry-after': '1' });
+
+/**
+ * The request target Astro is handed for a page dispatch chose: the decoded path with each
+ * segment encoded again, and the query as it came. Astro routes by the URL the WHATWG parser
+ * makes of the target, which resolves dot segments (`.`, `..`, `%2E`) and reads `\` as `/`:
+ * `/lookup/.` would reach it as `/lookup/`, which no page matches, and `/lookup/..` as `/`.
+ * Encoded, `\` and `%` stay inside their segment; a segment of dots, which no encoding keeps,
+ * is handed as `-` (a page shows what its locals hold, not its URL).
+ */
+export function pageTarget(path: string, rawUrl: string): string {
+  const q = rawUrl.indexOf('?');
+  const segments = path.split('/').map((s) => s === '.' || s === '..' ? '-' : encodeURIComponent(s));
+  return segments.join('/') + (q === -1 ? '' : rawUrl.slice(q));
+}
 
 /** Builds the listener from its parts. */
 export function createApp(parts: AppParts): AppListener {
-  const { config, site, handlers, page, health } = parts;
+  const { config, site, handlers, page, health, answerDeadlineMs = ANSWER_DEADLINE_MS } = parts;
+
+  /** The site's 404 page (its section's, if it has one) as dispatch answers it. */
+  const notFound = (path: string, fileRequest: { method: string; acceptEncoding: string | undefined }): Reply => {
+    const file = site.notFoundPage(path);
+    return file ? new FileReply(answerFile(file, { ...fileRequest, ifNoneMatch: undefined }, true)) : text(404, 'Not found');
+  };
+
+  /** A page once its rate limit has spoken: the limit's refusal, or the page's locals with the limit's headers. */
+  function pageReply(path: string, appReq: AppRequest, verdict: PageVerdict | undefined): Reply | Promise<Reply> {
+    if (verdict?.refusal) return verdict.refusal;
+    const started = performance.now();
+    const locals = page!.locals(appReq);
+    const headers = verdict?.headers;
+    return locals instanceof Promise ? locals.then((l) => new PageReply(path, l, started, headers)) : new PageReply(path, locals, started, headers);
+  }
 
   /** What no handler answered: static files, the on-demand pages, a slash redirect, the 404 page. */
   function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
@@ -68,15 +114,14 @@ export function createApp(parts: AppParts): AppListener {
     if (file) return isRead ? new FileReply(answerFile(file, fileRequest, path.endsWith('/404'))) : notAllowed(inc.method);
     if (page?.handles(path)) {
       if (!isRead) return notAllowed(inc.method);
-      const started = performance.now();
-      const locals = page.locals(appReq);
-      return locals instanceof Promise ? locals.then((l) => new PageReply(path, l, started)) : new PageReply(path, locals, started);
+      // Asked before the lookup, so that a refused page costs none.
+      const verdict = page.limit?.(appReq);
+      return verdict instanceof Promise ? verdict.then((v) => pageReply(path, appReq, v)) : pageReply(path, appReq, verdict);
     }
     const q = inc.url.indexOf('?');
     const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1), page?.handles);
     if (location) return text(301, `Moved to ${location}`, { location });
-    const notFound = site.notFoundPage(path);
-    return notFound ? new FileReply(answerFile(notFound, fileRequest, true)) : text(404, 'Not found');
+    return notFound(path, fileRequest);
   }
 
   /** Decides the answer to one request; a promise only when some part of it is asynchronous. */
@@ -115,14 +160,21 @@ export function createApp(parts: AppParts): AppListener {
     : flatten(reply, https);
 
   /** A reply as it goes on the wire; undefined for a page only Astro can render. */
-  const wireOf = (reply: Reply, method: string, acceptEncoding: string | null | undefined, https: boolean) =>
-    reply instanceof PageReply ? page?.shell?.(reply.path, reply.locals, { method, acceptEncoding, https, started: reply.started }) : onWire(reply, https);
+  const wireOf = (reply: Reply, method: string, acceptEncoding: string | null | undefined, https: boolean) => {
+    if (!(reply instanceof PageReply)) return onWire(reply, https);
+    const wire = page?.shell?.(reply.path, reply.locals, { method, acceptEncoding, https, started: reply.started });
+    if (wire && reply.headers) for (const name in reply.headers) wire.headers.push(name, reply.headers[name]!);
+    return wire;
+  };
 
   function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean): void | Promise<void> {
     const wire = wireOf(reply, req.method ?? 'GET', req.headers['accept-encoding'], https);
     if (!wire) {
       const headers = pageHeaders[https ? 1 : 0];
       for (const name in headers) res.setHeader(name, headers[name]!);
+      const limitHeaders = (reply as PageReply).headers;
+      for (const name in limitHeaders) res.setHeader(name, limitHeaders[name]!);
+      req.url = pageTarget((reply as PageReply).path, req.url ?? '/');
       return page!.render(req, res, (reply as PageReply).locals);
     }
     res.writeHead(wire.status, wire.headers);
@@ -133,15 +185,31 @@ export function createApp(parts: AppParts): AppListener {
     const headers = new NodeHeaders(req);
     const peer = req.socket.remoteAddress ?? '';
     const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
+    // As it came: a page's target is rewritten for Astro (pageTarget).
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    // In place of what was to answer; headers a page render set are overridden by the answer's own.
+    const instead = (reply: Reply) => void send(req, res, reply, https);
     const fail = (error: unknown) => {
       // A client that went away (an aborted upload) is no fault of ours: nothing to answer or log.
       if (res.headersSent || req.socket.destroyed) res.destroy();
-      else void send(req, res, failure(error, req.method ?? '', req.url ?? ''), https);
+      else instead(failure(error, method, url));
+    };
+    const lastResort = {
+      unanswered: () => {
+        console.error(`no answer made: ${method} ${url.slice(0, 200)}: answered 404`);
+        instead(notFound(url.split('?')[0]!, { method, acceptEncoding: headers.get('accept-encoding') ?? undefined }));
+      },
+      overdue: () => {
+        console.error(`no answer in ${answerDeadlineMs} ms: ${method} ${url.slice(0, 200)}: answered 503`);
+        instead(OVERDUE);
+      },
     };
     try {
-      const reply = dispatch({ method: req.method ?? 'GET', url: req.url ?? '/', headers, peer, body: () => readBody(req, config.bodyLimit) });
+      const reply = dispatch({ method, url, headers, peer, body: () => readBody(req, config.bodyLimit) });
       const sent = reply instanceof Promise ? reply.then((r) => send(req, res, r, https)) : send(req, res, reply, https);
-      if (sent) sent.catch(fail);
+      // Answers made synchronously are on the wire already; the others are watched until made.
+      if (sent) watchAnswer(req, res, sent, answerDeadlineMs, lastResort).catch(fail);
     } catch (error) {
       fail(error);
     }

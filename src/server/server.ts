@@ -7,6 +7,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createApp, type AppListener, type PageRenderer } from './app.ts';
+import { ANSWER_DEADLINE_MS } from './answer-deadline.ts';
 import type { Config } from './config.ts';
 import { createRoutes, type Routes } from './routes.ts';
 import { loadStaticSite, type StaticSite } from './static-site.ts';
@@ -34,8 +35,29 @@ function warnOnRetentionMismatch(site: StaticSite, days: number): void {
 export interface BuiltApp { app: AppListener; site: StaticSite; routes: Routes }
 export interface AppServer extends BuiltApp { server: Server }
 
+/** How long the server waits on a client, and a client on the server, in ms. */
+export interface ServerLimits {
+  /** From a request's first byte to the end of its headers (node answers 408 past it). */
+  headersTimeout: number;
+  /** From a request's first byte to the end of its body (node answers 408 past it). */
+  requestTimeout: number;
+  /** An idle keep-alive connection is closed after it. */
+  keepAliveTimeout: number;
+  /** From a request's arrival to its answer (answer-deadline.ts; 503 past it). */
+  answerDeadline: number;
+}
+
+/** Production's limits: slow clients must not pin the process, nor a request that is never answered. */
+export const SERVER_LIMITS: Readonly<ServerLimits> = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, answerDeadline: ANSWER_DEADLINE_MS };
+
+/**
+ * How often node checks headersTimeout and requestTimeout. Its default, 30 s, let slow
+ * headers run 15-35 s against a 10 s limit; checked every second, a limit holds to within one.
+ */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
 /** Builds the app (its listener also answers in-process: `app.request()`). */
-export async function buildApp(config: Config, distDir: string): Promise<BuiltApp> {
+export async function buildApp(config: Config, distDir: string, limits: Partial<ServerLimits> = {}): Promise<BuiltApp> {
   const [site, routes, renderPage] = await Promise.all([
     Promise.resolve(loadStaticSite(distDir)),
     createRoutes(config, distDir),
@@ -43,16 +65,17 @@ export async function buildApp(config: Config, distDir: string): Promise<BuiltAp
   ]);
   warnOnRetentionMismatch(site, config.analytics.retentionDays);
   const shellFor = renderPage && await loadShells(renderPage, distDir, (ip) => ({ clientIp: ip, lookup: routes.engine.lookup(ip), clientConfig: config.client, query: ip }));
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, shell: shellFor && createShellAnswer(shellFor) };
-  return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health }), site, routes };
+  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, limit: routes.pageLimit, shell: shellFor && createShellAnswer(shellFor) };
+  const answerDeadlineMs = limits.answerDeadline ?? SERVER_LIMITS.answerDeadline;
+  return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health, answerDeadlineMs }), site, routes };
 }
 
-/** Builds the server (not yet listening). */
-export async function createAppServer(config: Config, distDir: string): Promise<AppServer> {
-  const { app, site, routes } = await buildApp(config, distDir);
+/** Builds the server (not yet listening), with production's limits unless told others. */
+export async function createAppServer(config: Config, distDir: string, limits: Partial<ServerLimits> = {}): Promise<AppServer> {
+  const { headersTimeout, requestTimeout, keepAliveTimeout, answerDeadline } = { ...SERVER_LIMITS, ...limits };
+  const { app, site, routes } = await buildApp(config, distDir, { answerDeadline });
   const server = createServer(
-    // Slow clients must not pin the process: bounded headers, requests and idle keep-alive.
-    { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, maxHeaderSize: 16 * 1024 },
+    { headersTimeout, requestTimeout, keepAliveTimeout, connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS, maxHeaderSize: 16 * 1024 },
     app,
   );
   return { server, app, site, routes };
