@@ -9,8 +9,13 @@
 // slowly; RSS after the warm-up is the size the server should keep.
 // Clients come from 10,000 public addresses (X-Forwarded-For behind TRUST_PROXY=loopback),
 // so the rate limit counts every request as it would in production, none of them past it.
+// A hostile client runs beside them from start to end (bench/hostile-client.mjs): paths that
+// once went unanswered, over raw sockets; a corrections flood from rotating clients; STUN
+// Binding requests and garbage. Further checks: every hostile request was answered (a 4xx
+// counts), none with a 5xx; at the end the server answers /healthz and STUN.
 // SOAK_SECONDS (default 300), SOAK_WARMUP_SECONDS (30), WEB_CONCURRENCY (1).
 import { execFileSync, execSync, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -18,6 +23,7 @@ import path from 'node:path';
 import { publicAddresses } from './seeded-random.mjs';
 import { rssMb, wrk } from './wrk.mjs';
 import { NODE_FLAGS } from './node-flags.mjs';
+import { startHostileClient, stunAnswers } from './hostile-client.mjs';
 
 const SECONDS = Number(process.env.SOAK_SECONDS || 300);
 const WARMUP = Number(process.env.SOAK_WARMUP_SECONDS || 30);
@@ -50,9 +56,10 @@ const ROUTES = [
 const hasTaskset = (() => { try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 const PIN = hasTaskset && os.availableParallelism() >= 2 && WORKERS === '1';
 const port = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
+const stunPort = await new Promise((resolve) => { const s = createSocket('udp4').bind(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
 const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...NODE_FLAGS, 'src/server/main.ts']] : [process.execPath, [...NODE_FLAGS, 'src/server/main.ts']];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'soak-'));
-const server = spawn(cmd, argv, { env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(cmd, argv, { env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: String(stunPort), TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS }, stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve, reject) => {
   server.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });
   server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -65,7 +72,10 @@ const serverRss = () => {
 };
 const runAll = (seconds) => Promise.all(ROUTES.map((route) => wrk({ base, requests: route.requests, headers: route.headers, connections: route.connections, seconds, cpu: PIN ? 0 : undefined })));
 
-console.log(`warm-up ${WARMUP} s, then ${SECONDS} s of ${ROUTES.map((r) => r.name).join(', ')}; WEB_CONCURRENCY=${WORKERS}`);
+// The corrections flood's IPv4 clients are none of the normal loads': it would spend their rate limit.
+const normal = new Set(addresses);
+const hostile = startHostileClient({ port, stunPort, ipv4: (await publicAddresses(0xc0ffee, 20_000)).filter((ip) => !normal.has(ip)) });
+console.log(`warm-up ${WARMUP} s, then ${SECONDS} s of ${ROUTES.map((r) => r.name).join(', ')}, and a hostile client; WEB_CONCURRENCY=${WORKERS}`);
 const warm = await runAll(WARMUP);
 let rssAfterWarmup = serverRss();
 for (let extra = 0; extra < 180; extra += 10) {
@@ -80,6 +90,10 @@ const sampler = setInterval(() => samples.push(serverRss()), 5000);
 const results = await runAll(SECONDS);
 clearInterval(sampler);
 const rssAtEnd = serverRss();
+await hostile.stop();
+const serverExited = server.exitCode !== null || server.signalCode !== null;
+const healthz = serverExited ? 0 : await fetch(`${base}/healthz`).then((r) => r.status, () => 0);
+const stunAlive = !serverExited && await stunAnswers(stunPort);
 server.kill('SIGTERM');
 await new Promise((resolve) => server.once('exit', resolve));
 rmSync(dataDir, { recursive: true, force: true });
@@ -100,8 +114,23 @@ console.log(`\n${SECONDS} s, node ${process.version}, ${PIN ? 'server on core 1,
 console.table(table);
 console.log(`total ${Math.round(results.reduce((s, r) => s + r.rps, 0))} req/s; errors (warm-up and run): ${errors}`);
 console.log(`RSS after warm-up ${rssAfterWarmup.toFixed(0)} MB, at the end ${rssAtEnd.toFixed(0)} MB (${(growth * 100).toFixed(1)}%), max during the run ${Math.max(...samples, rssAtEnd).toFixed(0)} MB`);
+const { paths, corrections, stun } = hostile.stats;
+console.log('\nhostile client, warm-up and run:');
+const kinds = { 'odd paths, raw sockets': paths, 'POST /api/corrections': corrections };
+console.table(Object.fromEntries(Object.entries(kinds).map(([kind, { statuses: _statuses, ...counts }]) => [kind, counts])));
+for (const [kind, { statuses }] of Object.entries(kinds)) console.log(`${kind}: ${Object.entries(statuses).map(([status, n]) => `${n} × ${status}`).join(', ')}`);
+console.log(`STUN: ${stun.sent} packets sent (a third garbage), ${stun.answers} answered; at the end: /healthz ${healthz || 'no answer'}, STUN ${stunAlive ? 'answers' : 'does not answer'}`);
+const unanswered = paths.unanswered + corrections.unanswered;
+const hostile5xx = paths['5xx'] + corrections['5xx'];
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/soak.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, warmup: WARMUP, workers: WORKERS, pinned: PIN, loadAverage: load, rows: table, errors, rssAfterWarmup, rssAtEnd, rssSamples: samples, errorDetail: results.map((r) => r.errorDetail) }, null, 2));
-const failed = [errors > 0 && `${errors} errors`, Math.abs(growth) > 0.1 && `RSS moved ${(growth * 100).toFixed(1)}% (limit 10%)`].filter(Boolean);
-console.log(failed.length ? `FAILED: ${failed.join('; ')}` : 'PASSED: zero errors, RSS within 10% of its size after warm-up');
+writeFileSync('bench/results/soak.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, warmup: WARMUP, workers: WORKERS, pinned: PIN, loadAverage: load, rows: table, errors, rssAfterWarmup, rssAtEnd, rssSamples: samples, errorDetail: results.map((r) => r.errorDetail), hostile: { ...hostile.stats, healthz, stunAlive } }, null, 2));
+const failed = [
+  errors > 0 && `${errors} errors`,
+  Math.abs(growth) > 0.1 && `RSS moved ${(growth * 100).toFixed(1)}% (limit 10%)`,
+  unanswered > 0 && `${unanswered} hostile requests unanswered`,
+  hostile5xx > 0 && `${hostile5xx} hostile requests answered 5xx`,
+  healthz !== 200 && `/healthz at the end: ${healthz || 'no answer'}`,
+  !stunAlive && 'STUN did not answer at the end',
+].filter(Boolean);
+console.log(failed.length ? `FAILED: ${failed.join('; ')}` : 'PASSED: zero errors, RSS within 10% of its size after warm-up, every hostile request answered below 500, the server alive at the end');
 process.exit(failed.length ? 1 : 0);
