@@ -135,7 +135,12 @@ export function serveClusterLimits(config: StoreConfig & { rateLimit: number; pa
     return;
   }
   const counts = new WindowCounts();
-  const primary = new RateLimiterClusterMaster() as unknown as { _rateLimiters: Record<string, unknown> };
+  const primary = new RateLimiterClusterMaster() as unknown as { _rateLimiters?: Record<string, unknown> };
+  // A private field of the pinned version (package.json): should an upgrade rename it, the
+  // workers' counts would go to an unbounded store of the library's own. Refuse to start.
+  if (typeof primary._rateLimiters !== 'object' || primary._rateLimiters === null) {
+    throw new Error('rate-limiter-flexible\'s cluster primary no longer keeps its limiters in _rateLimiters: src/server/rate-limit-shared.ts cannot register its bounded store (pin the version it was written for, or update serveClusterLimits)');
+  }
   primary._rateLimiters[CLUSTER_PREFIX] = {
     consume(key: string, _points: number, { limit }: ClusterHit): Promise<RateLimiterRes> {
       const { used, resetMs } = counts.hit(key, limit);
