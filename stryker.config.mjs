@@ -28,7 +28,7 @@ export default {
     '!src/lib/content/queries.ts',
     // The server's rules: client address, rate limit, the API's answers and bulk CSV,
     // the command-line answers (agent match), record building, place merge, network
-    // type, city search, the analytics rollup plan.
+    // type, city search, the analytics rollup plan, the UDP responders' per-source budget.
     'src/server/client-ip.ts',
     'src/server/http.ts',
     'src/server/rate-limit.ts',
@@ -41,6 +41,7 @@ export default {
     'src/server/cities/city-index.ts',
     'src/server/cities/fold.ts',
     'src/server/storage/plan.ts',
+    'src/server/udp/source-budget.ts',
   ],
   // '/data' is the analytics DATA_DIR; dist/data (the built ASN and city indexes) must reach the sandbox.
   ignorePatterns: ['/reports', '/coverage', '/data', '.astro/**/*.js'],
