@@ -29,12 +29,12 @@ export default {
     // The server's rules: client address, rate limit, the API's answers and bulk CSV,
     // the command-line answers (agent match), record building, place merge, network
     // type, city search, the analytics rollup plan, the UDP responders' per-source budget.
-    'src/server/client-ip.ts',
-    'src/server/http.ts',
-    'src/server/rate-limit.ts',
-    'src/server/rate-limit-store.ts',
-    'src/server/api.ts',
-    'src/server/text-endpoints.ts',
+    'src/server/http/client-ip.ts',
+    'src/server/http/handler.ts',
+    'src/server/rate-limit/limit.ts',
+    'src/server/rate-limit/memory-store.ts',
+    'src/server/handlers/lookup-api.ts',
+    'src/server/handlers/command-line-api.ts',
     'src/server/lookup/engine.ts',
     'src/server/lookup/merge-place.ts',
     'src/server/lookup/network-type.ts',

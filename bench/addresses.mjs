@@ -31,7 +31,7 @@ export function addressLists(seed, count) {
   };
 }
 
-/** Request context of a browser, five User-Agents in turn (src/server/app.ts hands headers over like this). */
+/** Request context of a browser, five User-Agents in turn (src/server/http/app.ts hands headers over like this). */
 export const BROWSER_CONTEXTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36',
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',

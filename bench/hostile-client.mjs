@@ -1,6 +1,6 @@
 // The hostile client `npm run bench:soak` runs beside its normal loads, for the whole soak:
 // - paths that once went unanswered and held their sockets (dot segments, backslashes,
-//   encoded dots, overlong UTF-8: src/server/app.ts `pageTarget`), 200 at once every second
+//   encoded dots, overlong UTF-8: src/server/http/app.ts `pageTarget`), 200 at once every second
 //   over raw sockets, each given 15 s to be answered (the server's own deadline is 10 s);
 // - a corrections flood: POST /api/corrections as the site's own pages send it, from ever
 //   new clients (X-Forwarded-For, the soak trusts its loopback proxy): public IPv4

@@ -69,7 +69,7 @@ run('lookup(ip, browser context: UA, hints, tz, WebRTC)', (ip, i) => engine.look
 run('lookup(ip), control: a new list every round', (ip) => engine.lookup(ip).data.confidence_score, (round) => freshLists[round]);
 
 // The same addresses through mmdb-lib's own Reader.get, for both city files: why
-// src/server/lookup/mmdb-reader.ts walks and decodes itself.
+// src/server/mmdb/reader.ts walks and decodes itself.
 const files = ['dbip-city-mmdb/dbip-city', 'geolite2-city-mmdb/geolite2-city'];
 const readers = files.map((f) => [4, 6].map((v) => new Reader(readFileSync(require.resolve(`@ip-location-db/${f}-ipv${v}.mmdb`)))));
 run('mmdb-lib Reader.get on both city files (reference)', (ip) => {

@@ -1,6 +1,6 @@
 // `npm run bench:rate-limit`: what counting every request costs, to decide whether the
 // rate limit's memory store may be rate-limiter-flexible's RateLimiterMemory or must be
-// our own (src/server/rate-limit-store.ts). Three measurements in one run:
+// our own (src/server/rate-limit/memory-store.ts). Three measurements in one run:
 // 1. memory held for 1M distinct clients, each store (heap after a forced GC), and ours
 //    under 5M distinct clients in one window (its bound);
 // 2. cost of one counted request in-process (10k clients, 1M requests): of the store alone,
@@ -23,8 +23,8 @@ import { NODE_FLAGS } from './node-flags.mjs';
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 5);
 const SECONDS = Number(process.env.BENCH_SECONDS || 4);
 if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
-const { WindowCounts } = await import('../src/server/rate-limit-store.ts');
-const { withRateLimit } = await import('../src/server/rate-limit.ts');
+const { WindowCounts } = await import('../src/server/rate-limit/memory-store.ts');
+const { withRateLimit } = await import('../src/server/rate-limit/limit.ts');
 const { parseIp } = await import('../src/lib/ip-address.ts');
 
 setFlagsFromString('--expose-gc');

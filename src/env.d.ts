@@ -3,7 +3,7 @@
 declare namespace App {
   /** What the server hands to on-demand pages (built in src/server/routes.ts). */
   interface Locals {
-    /** The visitor's address as the server derived it (see src/server/client-ip.ts). */
+    /** The visitor's address as the server derived it (see src/server/http/client-ip.ts). */
     clientIp: string;
     /**
      * The record the page shows, looked up in-process before rendering: the visitor's on

@@ -10,7 +10,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardSchema } from '../src/lib/analytics.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { schemaUrl, testDatabaseUrl, uniqueSchema } from './support/postgres.ts';
 
 const TOKEN = 'operator-token-0123456789';

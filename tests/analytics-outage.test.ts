@@ -7,7 +7,7 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { startThrowawayPostgres, throwawayPostgresAvailable, type ThrowawayPostgres } from './support/throwaway-postgres.ts';
 
 const available = throwawayPostgresAvailable();

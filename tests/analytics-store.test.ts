@@ -14,7 +14,7 @@ import postgres from 'postgres';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, PERIODS, periodWindow, type Period } from '../src/lib/analytics.ts';
 import { parseIp } from '../src/lib/ip-address.ts';
-import { analyticsCsv } from '../src/server/analytics-api.ts';
+import { analyticsCsv } from '../src/server/handlers/analytics-api.ts';
 import { createAnalytics, type Analytics } from '../src/server/storage/analytics.ts';
 import { networkOf } from '../src/server/storage/event.ts';
 import { engineFrom } from '../src/server/lookup/engine.ts';

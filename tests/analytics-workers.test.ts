@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { startServer } from './e2e/harness.ts';
+import { startServer } from './support/browser-harness.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'analytics-workers-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

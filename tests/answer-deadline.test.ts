@@ -3,17 +3,18 @@
  * exact bytes, backslashes included): paths that Astro's URL parsing would route elsewhere
  * than dispatch did (dot segments, backslashes, encoded dots) get the answer of any other
  * `/lookup/{not-an-address}`; whatever a page render or a handler leaves unanswered gets
- * dispatch's last resort (src/server/answer-deadline.ts); and slow clients are cut within a
+ * dispatch's last resort (src/server/http/answer-deadline.ts); and slow clients are cut within a
  * second or two of headersTimeout and requestTimeout.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, type PageRenderer } from '../src/server/app.ts';
+import { createApp } from '../src/server/http/app.ts';
+import type { PageRenderer } from '../src/server/shell/render-capture.ts';
 import { loadConfig } from '../src/server/config.ts';
-import { Health } from '../src/server/health.ts';
-import { loadStaticSite } from '../src/server/static-site.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { Health } from '../src/server/http/health.ts';
+import { loadStaticSite } from '../src/server/http/static-site.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { rawExchange } from './support/raw-http.ts';
 
 const get = (path: string, accept = 'text/html') => `GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: ${accept}\r\nUser-Agent: Mozilla/5.0\r\nConnection: close\r\n\r\n`;

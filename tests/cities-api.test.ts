@@ -2,10 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CitySearchResponseSchema } from '../src/lib/city-search.ts';
 import { ApiErrorSchema } from '../src/lib/record.ts';
-import { createCitiesApi } from '../src/server/cities-api.ts';
+import { createCitiesApi } from '../src/server/handlers/cities-api.ts';
 import { loadCityIndex } from '../src/server/cities/load.ts';
-import type { AppRequest } from '../src/server/http.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import type { AppRequest } from '../src/server/http/handler.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer(); });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { ApiErrorSchema } from '../src/lib/record.ts';
 import { loadConfig } from '../src/server/config.ts';
-import { nearerSource } from '../src/server/corrections-api.ts';
+import { nearerSource } from '../src/server/handlers/corrections-api.ts';
 import type { CorrectionEvent } from '../src/lib/correction.ts';
 import type { ParsedIp } from '../src/lib/ip-address.ts';
 import { createAppServer, type AppServer } from '../src/server/server.ts';

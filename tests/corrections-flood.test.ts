@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DashboardSchema, type Dashboard } from '../src/lib/analytics.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { antipode, honestVisitors, relativeChange } from './support/honest-visitors.ts';
 
 /** What the site's own page sends with a correction (src/stores/correction.ts). */

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './e2e/harness.ts';
+import { startServer, type RunningServer } from './support/browser-harness.ts';
 
 const require = createRequire(import.meta.url);
 const dir = mkdtempSync(path.join(tmpdir(), 'broken-data-'));

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './e2e/harness.ts';
+import { startServer, type RunningServer } from './support/browser-harness.ts';
 
 const CLIENT = path.resolve('dist/client');
 const BUDGET_BYTES = 100 * 1024;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { Agent, request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './e2e/harness.ts';
+import { startServer, type RunningServer } from './support/browser-harness.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -14,8 +14,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTestApp, type AppRequestFn } from './app-harness.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { createTestApp, type AppRequestFn } from './support/app-harness.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 300);
 const BUDGET_MS = 50;

@@ -28,8 +28,8 @@ import { loadIslandBundle, loadShells, PLACEHOLDERS, withoutUids } from '../src/
 import { PageGzip } from '../src/server/shell/page-gzip.ts';
 import { PageShell, ShellError, type IslandBundle } from '../src/server/shell/page-shell.ts';
 import { renderCaptured } from '../src/server/shell/render-capture.ts';
-import type { PageRenderer } from '../src/server/app.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import type { PageRenderer } from '../src/server/shell/render-capture.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 const HOSTILE = '</script><script>alert(1)</script>';

@@ -12,8 +12,8 @@ import { IpInfoSchema } from '../src/lib/record.ts';
 import { engineFrom, type Engine } from '../src/server/lookup/engine.ts';
 import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
 import { openSources, type Sources } from '../src/server/lookup/sources.ts';
-import { createTextEndpoints } from '../src/server/text-endpoints.ts';
-import type { AppRequest } from '../src/server/http.ts';
+import { createTextEndpoints } from '../src/server/handlers/command-line-api.ts';
+import type { AppRequest } from '../src/server/http/handler.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lists-'));
 const paths = defaultListPaths(dir);

@@ -1,5 +1,5 @@
 /**
- * The rate-limit stores shared beyond one process (rate-limit-shared.ts): limits that hold
+ * The rate-limit stores shared beyond one process (src/server/rate-limit/shared-stores.ts): limits that hold
  * across the workers of one machine (WEB_CONCURRENCY=2: the primary counts, each key against
  * the limit its hit carries) and across machines (two apps on one Redis, sharing counts only
  * with the same RATE_LIMIT_SECRET); Redis keys that hold no address, only a keyed hash; and
@@ -10,11 +10,11 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { parseIp } from '../src/lib/ip-address.ts';
-import type { AppRequest, AppResponse } from '../src/server/http.ts';
-import { withRateLimit } from '../src/server/rate-limit.ts';
-import { redisStore } from '../src/server/rate-limit-shared.ts';
-import { createTestApp } from './app-harness.ts';
-import { startServer } from './e2e/harness.ts';
+import type { AppRequest, AppResponse } from '../src/server/http/handler.ts';
+import { withRateLimit } from '../src/server/rate-limit/limit.ts';
+import { redisStore } from '../src/server/rate-limit/shared-stores.ts';
+import { createTestApp } from './support/app-harness.ts';
+import { startServer } from './support/browser-harness.ts';
 import { testRedisUrl, uniquePrefix } from './support/redis.ts';
 
 const OK: AppResponse = { status: 200, headers: {}, body: 'ok\n' };

@@ -10,11 +10,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseIp } from '../src/lib/ip-address.ts';
-import type { AppRequest, AppResponse } from '../src/server/http.ts';
-import { createPageLimit, NETWORK_FACTOR, withRateLimit } from '../src/server/rate-limit.ts';
-import { WINDOW_MS, WindowCounts, type RateLimitStore, type Verdict } from '../src/server/rate-limit-store.ts';
-import { createTestApp, type AppRequestFn } from './app-harness.ts';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import type { AppRequest, AppResponse } from '../src/server/http/handler.ts';
+import { createPageLimit, NETWORK_FACTOR, withRateLimit } from '../src/server/rate-limit/limit.ts';
+import { WINDOW_MS, WindowCounts, type RateLimitStore, type Verdict } from '../src/server/rate-limit/memory-store.ts';
+import { createTestApp, type AppRequestFn } from './support/app-harness.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 
 const OK: AppResponse = { status: 200, headers: {}, body: 'ok\n' };
 const requestFrom = (ip: string): AppRequest => ({

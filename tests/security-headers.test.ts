@@ -4,7 +4,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './http-harness.ts';
+import { startTestServer, type TestServer } from './support/http-harness.ts';
 
 interface Raw { status: number; names: string[]; get(name: string): string | undefined }
 

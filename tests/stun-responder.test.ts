@@ -5,8 +5,8 @@
  */
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './e2e/harness.ts';
-import { freeUdpPort } from './e2e/stun-relay.ts';
+import { startServer, type RunningServer } from './support/browser-harness.ts';
+import { freeUdpPort } from './support/stun-relay.ts';
 import { rawUdpMissing, sendRawUdp } from './support/raw-udp.ts';
 import { bindingRequest, parseMessage, xorMappedAddress } from './support/stun-client.ts';
 

@@ -2,7 +2,7 @@
  * The analytics dashboard's shared rules: which periods exist and which instants each
  * covers, how a stored network prefix is shown, how a change against the previous
  * period is worded as a number, and the shape of `GET /api/analytics` (validated by the
- * tab, built by src/server/analytics-api.ts). Pure: used by the server and the browser.
+ * tab, built by src/server/handlers/analytics-api.ts). Pure: used by the server and the browser.
  */
 import * as z from 'zod/mini';
 

@@ -15,7 +15,7 @@ export const ClientConfigSchema = z.object({
    * `stun:stun.example.net:3478`; null to use this server's own responder (stunPort).
    */
   stunUrl: z.nullable(z.string()),
-  /** UDP port of this server's own STUN responder (src/server/stun.ts), or null when it is off. */
+  /** UDP port of this server's own STUN responder (src/server/udp/stun.ts), or null when it is off. */
   stunPort: z.nullable(z.number()),
   /** URL answering the caller's address over IPv4 only (e.g. https://v4.example.com/ip), or null. */
   ipv4Url: z.nullable(z.string()),

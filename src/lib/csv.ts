@@ -2,7 +2,7 @@
  * CSV for spreadsheets: RFC 4180 quoting, and a guard against formula injection (a cell
  * that starts with `=`, `+`, `-`, `@`, a tab, a carriage return or NUL is run as a formula
  * by Excel, LibreOffice and Google Sheets; OWASP ASVS 5.0 requirement 1.2.10). Used by the
- * bulk lookup's CSV (src/server/api.ts) and by any other export.
+ * bulk lookup's CSV (src/server/handlers/lookup-api.ts) and by any other export.
  *
  * A number is a number: a finite number is written as it is, so a longitude of -97.822
  * stays a number a spreadsheet can sort and map. Only text is guarded, by its first

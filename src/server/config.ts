@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts';
-import { parseTrustProxy, type TrustProxy } from './client-ip.ts';
+import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
 import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
 
 export interface Config {
@@ -31,7 +31,7 @@ export interface Config {
   pageRateLimit: number;
   /** The secret rate-limit keys are hashed with in Redis, shared by every instance; one is drawn at start when unset. */
   rateLimitSecret: string | undefined;
-  /** UDP port of the built-in STUN responder (src/server/stun.ts); 0 turns it off. */
+  /** UDP port of the built-in STUN responder (src/server/udp/stun.ts); 0 turns it off. */
   stunPort: number;
   /** Redis holding the rate-limit counts of every process and machine; this process's memory (or the cluster primary's) when absent. */
   redisUrl: string | undefined;

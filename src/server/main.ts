@@ -7,10 +7,10 @@ import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { serveClusterLimits } from './rate-limit-shared.ts';
+import { serveClusterLimits } from './rate-limit/shared-stores.ts';
 import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
-import { startStunServer, type StunServer } from './stun.ts';
+import { startStunServer, type StunServer } from './udp/stun.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 /** How long idle keep-alive sockets may still send a request after SIGTERM. */

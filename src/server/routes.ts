@@ -5,21 +5,21 @@
  * guards (and the pages' own limit), what is recorded for analytics, and the parts /healthz
  * reports on.
  */
-import type { AppRequest, Handler } from './http.ts';
+import type { AppRequest, Handler } from './http/handler.ts';
 import type { Config } from './config.ts';
 import type { LookupResponse } from '../lib/record.ts';
-import { createApi } from './api.ts';
-import { answersCommandLine, createTextEndpoints } from './text-endpoints.ts';
+import { createApi } from './handlers/lookup-api.ts';
+import { answersCommandLine, createTextEndpoints } from './handlers/command-line-api.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
-import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit.ts';
-import { createCitiesApi } from './cities-api.ts';
-import { createCorrectionsApi } from './corrections-api.ts';
+import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit/limit.ts';
+import { createCitiesApi } from './handlers/cities-api.ts';
+import { createCorrectionsApi } from './handlers/corrections-api.ts';
 import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
-import { createRateLimitStore } from './rate-limit-shared.ts';
-import { createAnalyticsApi } from './analytics-api.ts';
-import { Health } from './health.ts';
+import { createRateLimitStore } from './rate-limit/shared-stores.ts';
+import { createAnalyticsApi } from './handlers/analytics-api.ts';
+import { Health } from './http/health.ts';
 import { createAnalytics, type Analytics } from './storage/analytics.ts';
-import { createLookupRedirect, isLookupPage, lookupPageLocals } from './lookup-page.ts';
+import { createLookupRedirect, isLookupPage, lookupPageLocals } from './handlers/lookup-page.ts';
 
 export interface Routes {
   engine: Engine;
@@ -61,7 +61,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const cities = loadCityIndex({ distDir, file: config.cityIndex });
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
-  // One store for both limits: the pages' keys are their own (rate-limit.ts), within one bound.
+  // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
   const store = config.rateLimit > 0 || config.pageRateLimit > 0 ? createRateLimitStore(config) : undefined;
   return {
     engine,

@@ -6,11 +6,12 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { createApp, type AppListener, type PageRenderer } from './app.ts';
-import { ANSWER_DEADLINE_MS } from './answer-deadline.ts';
+import { createApp, type AppListener } from './http/app.ts';
+import type { PageRenderer } from './shell/render-capture.ts';
+import { ANSWER_DEADLINE_MS } from './http/answer-deadline.ts';
 import type { Config } from './config.ts';
 import { createRoutes, type Routes } from './routes.ts';
-import { loadStaticSite, type StaticSite } from './static-site.ts';
+import { loadStaticSite, type StaticSite } from './http/static-site.ts';
 import { loadShells } from './shell/load.ts';
 import { createShellAnswer } from './shell/answer.ts';
 

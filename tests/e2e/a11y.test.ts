@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { builtSitemapPaths, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 const PATHS = [...builtSitemapPaths(), '/this-page-does-not-exist'];
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;

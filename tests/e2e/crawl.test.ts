@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sitemapPaths, startServer, type RunningServer } from './harness.ts';
-import { crawl, type Fetched } from './crawler.ts';
+import { sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { crawl, type Fetched } from '../support/crawler.ts';
 import { structuredDataProblems } from '../support/structured-data.ts';
 
 /** Unknown slugs under each content route: deliberate 404s (no page built, no redirect). */

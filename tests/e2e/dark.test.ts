@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { builtSitemapPaths, hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;

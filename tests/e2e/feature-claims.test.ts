@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './harness.ts';
+import { startServer, type RunningServer } from '../support/browser-harness.ts';
 
 const CONTENT = path.resolve('content');
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(path.join(CONTENT, file), 'utf8')) as T;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import type { LookupResponse } from '../../src/lib/record.ts';
-import { AS_VISITOR, hydrated, launchBrowser, startServer, VISITOR, visitorRecord, type RunningServer } from './harness.ts';
+import { AS_VISITOR, hydrated, launchBrowser, startServer, VISITOR, visitorRecord, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;

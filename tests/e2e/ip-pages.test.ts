@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
-import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 const AS_VISITOR = { 'x-forwarded-for': '8.8.8.8' };
 let server: RunningServer;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;

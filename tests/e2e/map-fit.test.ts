@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LookupResponseSchema } from '../../src/lib/record.ts';
-import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;

@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
-import { freeUdpPort, startStunRelay } from './stun-relay.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { freeUdpPort, startStunRelay } from '../support/stun-relay.ts';
 
 let server: RunningServer;
 let browser: Browser;

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { formatCount, formatKm, formatShare } from '../../src/lib/content/display.ts';
 import type { AccuracyFigures } from '../../bench/accuracy/measure.ts';
 import { formatKm as formatDistance } from '../../src/lib/analytics-format.ts';
-import { launchBrowser, startServer, VISITOR, type RunningServer } from './harness.ts';
+import { launchBrowser, startServer, VISITOR, type RunningServer } from '../support/browser-harness.ts';
 
 const [figures] = JSON.parse(readFileSync('content/site/accuracy.json', 'utf8')) as AccuracyFigures[];
 const copy = JSON.parse(readFileSync('content/site/accuracy-copy.json', 'utf8'))[0] as {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { IpInfoSchema } from '../../src/lib/record.ts';
-import { hydrated, launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 const TOR_EXIT = '185.220.101.1';
 let server: RunningServer;

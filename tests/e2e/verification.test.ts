@@ -8,7 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { AS_VISITOR, hydrated, launchBrowser, startServer, visitorRecord, type RunningServer } from './harness.ts';
+import { AS_VISITOR, hydrated, launchBrowser, startServer, visitorRecord, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;

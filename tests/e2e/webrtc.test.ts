@@ -1,13 +1,13 @@
 /**
  * The WebRTC leak check against the server's own STUN responder (STUN_PORT), in a real
  * Chromium. The visitor's address comes through the trusted loopback proxy
- * (X-Forwarded-For); the address the STUN answer carries comes from stun-relay.ts, which
+ * (X-Forwarded-For); the address the STUN answer carries comes from tests/support/stun-relay.ts, which
  * plays the visitor's NAT, the one part of the path that cannot exist on this machine.
  */
 import { afterEach, beforeAll, afterAll, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
-import { freeUdpPort, startStunRelay, type StunRelay } from './stun-relay.ts';
+import { launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { freeUdpPort, startStunRelay, type StunRelay } from '../support/stun-relay.ts';
 
 let browser: Browser;
 let relay: StunRelay | undefined;

@@ -1,5 +1,5 @@
 /**
- * A STUN client for tests, written apart from src/server/stun.ts so the two check each
+ * A STUN client for tests, written apart from src/server/udp/stun.ts so the two check each
  * other: it builds Binding requests and reads answers (RFC 8489: header, attributes,
  * XOR-MAPPED-ADDRESS, ERROR-CODE, UNKNOWN-ATTRIBUTES, FINGERPRINT).
  */

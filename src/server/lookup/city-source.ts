@@ -9,10 +9,10 @@
  * A source whose file is missing or broken is simply absent (echoip's optional readers).
  */
 import { readFile } from 'node:fs/promises';
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../utils/bounded-map.ts';
 import { isBigCity } from './big-cities.ts';
-import { shortestFloat32, type MmdbDecoder } from './mmdb-decoder.ts';
-import { MmdbReader, NOT_FOUND } from './mmdb-reader.ts';
+import { shortestFloat32, type MmdbDecoder } from '../mmdb/decoder.ts';
+import { MmdbReader, NOT_FOUND } from '../mmdb/reader.ts';
 
 /**
  * One source's answer. Missing text is '', missing coordinates NaN. Coordinates are

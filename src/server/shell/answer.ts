@@ -3,9 +3,9 @@
  * takes it, the page's own headers (type, CSP) with the document set, Vary, and
  * Server-Timing with the server's time from the lookup's start to this answer.
  */
-import { oneLine } from '../log.ts';
-import { accepts } from '../static-site.ts';
-import { pageHeaders } from '../wire.ts';
+import { oneLine } from '../utils/log.ts';
+import { accepts } from '../http/static-site.ts';
+import { pageHeaders } from '../http/wire.ts';
 import type { ShellFor } from './load.ts';
 import type { PageShell } from './page-shell.ts';
 

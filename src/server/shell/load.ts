@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PageRenderer } from '../app.ts';
+import type { PageRenderer } from './render-capture.ts';
 import { PageShell, ShellError, type IslandBundle } from './page-shell.ts';
 import { renderCaptured } from './render-capture.ts';
 

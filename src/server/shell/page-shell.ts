@@ -16,7 +16,7 @@
  */
 import { crc32 } from 'node:zlib';
 import type { LookupResponse } from '../../lib/record.ts';
-import { SecondHitMemo } from '../bounded-map.ts';
+import { SecondHitMemo } from '../utils/bounded-map.ts';
 import { pageRecordJson } from '../../islands/page-record.ts';
 import { readProps } from './astro-props.ts';
 import { PageGzip } from './page-gzip.ts';

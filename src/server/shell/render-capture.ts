@@ -5,7 +5,9 @@
  */
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PageRenderer } from '../app.ts';
+
+/** Renders an on-demand page through Astro (its node handler), with locals for the page. */
+export type PageRenderer = (req: IncomingMessage, res: ServerResponse, locals: App.Locals) => Promise<void>;
 
 export interface CapturedPage { status: number; headers: Record<string, string>; html: string }
 

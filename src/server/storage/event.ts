@@ -5,7 +5,7 @@
  */
 import { isbot } from 'isbot';
 import { formatIp, type ParsedIp } from '../../lib/ip-address.ts';
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../utils/bounded-map.ts';
 import type { IpInfo } from '../../lib/record.ts';
 import type { CorrectionEvent } from '../../lib/correction.ts';
 import type { CorrectionRow, LookupRow } from './types.ts';

@@ -3,7 +3,7 @@
 // and the per-source budget holds under a flood. The same over real UDP on loopback.
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RareLog } from '../log.ts';
+import { RareLog } from '../utils/log.ts';
 import { PacketLoop, startUdpResponder, type Answerer, type LoopOptions, type ResponderCounts, type Sender, type UdpResponder } from './responder.ts';
 
 const PACKET = Buffer.from('ping');

@@ -7,12 +7,12 @@
  * or not) is dropped; the answering function decides (no answer: counted as malformed); the
  * answer is sent. A `send` that throws, a send error its callback reports and an answering
  * function that throws are counted; they and the socket's own errors are logged at most
- * once a minute per kind (log.ts, `RareLog`), never per packet. The counts are this
+ * once a minute per kind (../utils/log.ts, `RareLog`), never per packet. The counts are this
  * process's: cluster workers share the socket, so each keeps its own counts and budgets.
  */
 import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { oneLine, RareLog } from '../log.ts';
+import { oneLine, RareLog } from '../utils/log.ts';
 import { SourceBudget, type BudgetOptions } from './source-budget.ts';
 
 /** Where a packet came from. */

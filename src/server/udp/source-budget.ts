@@ -1,17 +1,17 @@
 /**
  * A packet budget per source for the UDP responders: a token bucket (`perSecond` packets a
  * second, up to `burst` at once) per IPv4 address or IPv6 /64 (one host usually owns a /64,
- * as the HTTP rate limit assumes in rate-limit.ts). A responder answers a spoofed source,
+ * as the HTTP rate limit assumes in ../rate-limit/limit.ts). A responder answers a spoofed source,
  * so this is what bounds the traffic it can be made to send one victim.
  *
  * Each bucket is one number, the generic cell rate algorithm's "theoretical arrival time":
  * when the source's bucket will be full again. Memory is bounded: past `maxSources` tracked
- * sources the oldest tracked is forgotten (bounded-map.ts, `OldestFirst`). A spoofer who
+ * sources the oldest tracked is forgotten (../utils/bounded-map.ts, `OldestFirst`). A spoofer who
  * churns that many sources to make it forget a victim buys the victim one more burst per
  * `maxSources` packets sent, which is no flood.
  */
 import { parseIp } from '../../lib/ip-address.ts';
-import { OldestFirst } from '../bounded-map.ts';
+import { OldestFirst } from '../utils/bounded-map.ts';
 
 export interface BudgetOptions {
   /** Packets a second a source may send in the long run. */

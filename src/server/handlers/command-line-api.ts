@@ -1,0 +1,124 @@
+/**
+ * Answers for the command line, compatible with ifconfig.co: `curl host` gives the bare
+ * IP and a newline; /ip, /country, /country-iso, /city, /coordinates, /asn, /asn-org give
+ * one field; /json (or `Accept: application/json` on `/`) gives the record. `?ip=` looks
+ * up another address on all of them. Browsers still get the HTML page at `/`.
+ */
+import type { IpInfo } from '../../lib/record.ts';
+import { invalidIp, jsonText, methodNotAllowed, text, timedLookup, timingHeaders, type AppRequest, type Handler } from '../http/handler.ts';
+import { SecondHitMemo } from '../utils/bounded-map.ts';
+import type { Engine } from '../lookup/engine.ts';
+
+/**
+ * User-Agents of command-line clients, which get plain text at `/`: shells and scripts,
+ * and the router and dynamic-DNS clients ifconfig.co answers in text too (ddclient,
+ * MikroTik's `/tool fetch`, the old Go client's 'Go 1.1 package http'). PowerShell names
+ * itself after a Mozilla prefix (`... WindowsPowerShell/5.1`, `... PowerShell/7.4`), so it
+ * is matched anywhere; tests/command-line-api.test.ts has a row for each client.
+ */
+const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|fetch|aria2|xh|lwp-request|okhttp|ddclient|mikrotik|go 1\.1 package http)\b|\b(?:windows)?powershell\//i;
+
+/** Whether `/` should answer plain text rather than the HTML page. */
+export function wantsPlainText(req: AppRequest): boolean {
+  if (CLI_AGENT.test(req.headers.get('user-agent') ?? '')) return true;
+  const accept = req.headers.get('accept') ?? '';
+  return /^text\/plain\b/i.test(accept.trim());
+}
+
+/** Whether `/` should answer the JSON record. */
+function wantsJson(req: AppRequest): boolean {
+  return /^application\/json\b/i.test((req.headers.get('accept') ?? '').trim());
+}
+
+const FIELDS: Record<string, (r: IpInfo) => string> = {
+  '/ip': (r) => r.ip,
+  '/country': (r) => r.country_name,
+  '/country-iso': (r) => r.country_code,
+  '/city': (r) => r.city,
+  '/coordinates': (r) => `${r.latitude},${r.longitude}`,
+  '/asn': (r) => r.asn,
+  '/asn-org': (r) => r.asn_org,
+};
+
+/** Paths that always answer the command line (`/` does only for command-line clients). */
+const TEXT_PATHS: ReadonlySet<string> = new Set([...Object.keys(FIELDS), '/json']);
+
+/** Whether these endpoints answer the request: their paths, and `/` asked as the API. */
+export const answersCommandLine = (req: AppRequest): boolean =>
+  TEXT_PATHS.has(req.path) || (req.path === '/' && (wantsJson(req) || wantsPlainText(req)));
+
+/**
+ * The /json bodies of addresses asked more than once lately, oldest out first. A memo, not
+ * a cache of past answers: on this path nothing of the request but the address enters the
+ * record, and the memo is emptied whenever a privacy list changes (the only data that
+ * changes while the process runs), so a hit is byte for byte what a fresh lookup would
+ * send (which is why location_source stays 'ip').
+ * An address's body is kept from its second ask (SecondHitMemo, bounded-map.ts): over
+ * 10,000 distinct addresses, a body kept for every one cost 6% of the throughput
+ * (bench/api.mjs).
+ * Server-Timing says when the memo answered. The same idea as echoip's response cache.
+ */
+export class JsonMemo {
+  readonly #bodies: SecondHitMemo<string, string>;
+  constructor(limit: number) {
+    this.#bodies = new SecondHitMemo(limit);
+  }
+
+  /** The body kept for `ip`, if it was asked twice and is still among the newest. */
+  get(ip: string): string | undefined {
+    return this.#bodies.get(ip);
+  }
+
+  /**
+   * Keeps `body` if `ip` was noted before, else notes `ip`. An address is at most 45
+   * characters; longer keys (padding, zone ids) are not kept.
+   */
+  set(ip: string, body: string): void {
+    if (ip.length <= 45) this.#bodies.offer(ip, body);
+  }
+
+  clear(): void {
+    this.#bodies.clear();
+  }
+}
+
+/** How many addresses the /json memo keeps, with their bodies (1.4 KB each) or noted only. */
+export const JSON_MEMO_SIZE = 4096;
+
+/** Creates the handler for the command-line endpoints. */
+export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEMO_SIZE)): Handler {
+  let generation = engine.dataGeneration;
+  return (req) => {
+    const { path } = req;
+    const field = FIELDS[path];
+    const isJson = path === '/json' || (path === '/' && wantsJson(req));
+    const isRoot = path === '/' && !isJson && wantsPlainText(req);
+    if (!field && !isJson && !isRoot) return undefined;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return methodNotAllowed('GET, HEAD', 'Use GET here.');
+    }
+    const asked = req.query.get('ip');
+    // The caller's own address needs no database: answer it straight away.
+    if (asked === null && (isRoot || path === '/ip')) return text(200, req.clientIp);
+    const ip = asked ?? req.clientIp;
+    if (isJson) {
+      const start = performance.now();
+      if (generation !== engine.dataGeneration) {
+        memo.clear();
+        generation = engine.dataGeneration;
+      }
+      const body = memo.get(ip);
+      if (body !== undefined) return jsonText(200, body, timingHeaders(performance.now() - start, 'memo'));
+    }
+    // No request headers: they shape only the device, which these answers do not carry.
+    const found = timedLookup(engine, ip);
+    if (!found) return invalidIp(ip);
+    const timing = timingHeaders(found.ms);
+    if (isJson) {
+      const body = JSON.stringify(found.result.data) + '\n';
+      memo.set(ip, body);
+      return jsonText(200, body, timing);
+    }
+    return text(200, isRoot ? found.result.data.ip : field!(found.result.data), timing);
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * `POST /api/corrections`: a visitor chose the city they are really in. The body carries
+ * only that city's coordinates, `{ "latitude", "longitude" }`; the server looks up the
+ * caller's own address (never one the body names) and records how far the IP-based place
+ * was from the chosen city, the country and network type, and which city source was
+ * nearer (src/lib/correction.ts), kept once per network and UTC day (storage/plan.ts). The
+ * address itself is never recorded, and with `Sec-GPC: 1` or `DNT: 1` nothing is.
+ *
+ * The figures these feed are public, so only the site's own pages may post: a JSON body
+ * (415 otherwise), and from a browser a same-origin context (`Sec-Fetch-Site`, 403 for any
+ * other). No answer here carries CORS, and the preflight grants nothing: another
+ * site's page can neither send a JSON body here nor read an answer. Answers 202
+ * `{ recorded: true, correction }` or 200 `{ recorded: false, reason }`; a bad body is a
+ * 400 (tests/corrections-api.test.ts).
+ */
+import * as z from 'zod/mini';
+import { haversineKm } from '../../lib/confidence.ts';
+import type { CorrectionEvent, CorrectionRecorder } from '../../lib/correction.ts';
+import { describeIssue, json, jsonError, methodNotAllowed, readJson, timedLookup, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import type { Engine, SourcePlace } from '../lookup/engine.ts';
+
+const PATH = '/api/corrections';
+
+const coordinate = (name: string, max: number) => {
+  const error = `${name} is a number from -${max} to ${max}`;
+  return z.number({ error }).check(z.gte(-max, { error }), z.lte(max, { error }));
+};
+const CorrectionBodySchema = z.strictObject(
+  { latitude: coordinate('latitude', 90), longitude: coordinate('longitude', 180) },
+  { error: 'Send {"latitude", "longitude"} of the chosen city, and nothing else.' },
+);
+
+/** Rounded to 0.1 km, as the event stores it. */
+const km = (lat1: number, lon1: number, lat2: number, lon2: number) => Math.round(haversineKm(lat1, lon1, lat2, lon2) * 10) / 10;
+
+/** The source whose own city lay nearer the chosen point; 'tie' when equal or only one named a city; 'unknown' when none did. */
+export function nearerSource(places: readonly SourcePlace[], latitude: number, longitude: number): string {
+  const named = places.filter((p) => p.city !== '');
+  if (named.length === 0) return 'unknown';
+  if (named.length === 1) return 'tie';
+  const [a, b] = named.map((p) => km(p.latitude, p.longitude, latitude, longitude)) as [number, number];
+  return a === b ? 'tie' : a < b ? named[0]!.source : named[1]!.source;
+}
+
+/** True when the request asks not to be tracked (Global Privacy Control or Do Not Track). */
+export function declinesTracking(headers: AppRequest['headers']): boolean {
+  return headers.get('sec-gpc')?.trim() === '1' || headers.get('dnt')?.trim() === '1';
+}
+
+const notRecorded = (reason: string): AppResponse => json(200, { recorded: false, reason });
+
+/** Whether a Content-Type names JSON (`application/json`, any parameters, any case). */
+function isJsonType(contentType: string | null): boolean {
+  return contentType?.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Why a request may not post a correction, or undefined when it may. A browser names the
+ * context it posts from in `Sec-Fetch-Site`: anything but `same-origin` is another site's
+ * page (or the address bar) and is refused. Browsers send that header only to secure origins,
+ * so a request without it (a site served over plain HTTP, an older browser, a script) is let
+ * through: the JSON rule below already keeps other sites' pages out, since a JSON body from
+ * another origin needs a preflight this route never grants. A script can claim either
+ * header; it is one network's vote a day all the same (storage/plan.ts).
+ */
+function refusal(headers: AppRequest['headers']): AppResponse | undefined {
+  const site = headers.get('sec-fetch-site')?.trim().toLowerCase();
+  if (site !== undefined && site !== 'same-origin') {
+    return jsonError(403, 'forbidden', `Corrections are accepted only from this site's own pages; this request came with Sec-Fetch-Site: ${site.slice(0, 20)}.`);
+  }
+  if (!isJsonType(headers.get('content-type'))) {
+    return jsonError(415, 'unsupported_media_type', 'Send the correction as JSON, with Content-Type: application/json.');
+  }
+  return undefined;
+}
+
+/** The answer to a preflight: 204 with what the route allows, and no access-control-allow-* (no other origin may post). */
+const OPTIONS: AppResponse = { status: 204, headers: { allow: 'POST' } };
+
+/** Creates the handler; events go to `recorder` (the analytics store). */
+export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorder): Handler {
+  async function record(req: AppRequest): Promise<AppResponse> {
+    const refused = refusal(req.headers);
+    if (refused) return refused;
+    const body = await readJson(req);
+    if (!('value' in body)) return body;
+    const parsed = CorrectionBodySchema.safeParse(body.value);
+    if (!parsed.success) return jsonError(400, 'invalid_request', describeIssue(parsed.error));
+    if (declinesTracking(req.headers)) return notRecorded('Your browser asked not to be tracked (Sec-GPC or DNT), so nothing was recorded.');
+    const { latitude, longitude } = parsed.data;
+    const address = req.clientAddress;
+    const data = address && timedLookup(engine, req.clientIp)?.result.data;
+    if (!address || !data || data.reserved || data.country_code === 'Unknown') {
+      return notRecorded('Your address has no IP-based place to compare with, so nothing was recorded.');
+    }
+    const event: CorrectionEvent = {
+      distance_km: km(data.latitude, data.longitude, latitude, longitude),
+      country_code: data.country_code,
+      network_type: data.network_type,
+      nearer_source: nearerSource(engine.sourcePlaces(req.clientIp), latitude, longitude),
+    };
+    recorder.recordCorrection(address, event);
+    return json(202, { recorded: true, correction: event });
+  }
+
+  const answer = (req: AppRequest): AppResponse | Promise<AppResponse> => {
+    if (req.method === 'OPTIONS') return OPTIONS;
+    if (req.method !== 'POST') return methodNotAllowed('POST');
+    return record(req);
+  };
+  // Same-origin only: no answer of this route is readable by another origin.
+  const sameOriginOnly = (reply: AppResponse): AppResponse => ({ ...reply, cors: false });
+  return (req) => {
+    if (req.path !== PATH) return undefined;
+    const reply = answer(req);
+    return reply instanceof Promise ? reply.then(sameOriginOnly) : sameOriginOnly(reply);
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * The HTTP entry, dispatch only: derives the client address and hands each request to
+ * the first part that claims it: health check, route handlers (API, plain text),
+ * static files, the on-demand pages (`/`, `/lookup/{ip}`), a trailing-slash redirect, the 404 page.
+ * `createApp` returns the node:http listener, which also answers in-process through
+ * `app.request()` (no port: handler tests run that way, as with Hono's `app.request()`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
+import type { Config } from '../config.ts';
+import type { Health } from './health.ts';
+import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './handler.ts';
+import { oneLine } from '../utils/log.ts';
+import { ANSWER_DEADLINE_MS, watchAnswer } from './answer-deadline.ts';
+import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
+import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
+import type { ShellAnswer } from '../shell/answer.ts';
+import type { PageRenderer } from '../shell/render-capture.ts';
+import type { PageLimit, PageVerdict } from '../rate-limit/limit.ts';
+
+export interface AppParts {
+  config: Config;
+  site: StaticSite;
+  handlers: Handler[];
+  /** What /healthz reports (health.ts, beside this file). */
+  health: Health;
+  /** The on-demand pages (absent when there is no build): which paths, their renderer, locals, shell (../shell/) and rate limit (../rate-limit/limit.ts). */
+  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals>; handles: (path: string) => boolean; limit?: PageLimit | undefined; shell?: ShellAnswer };
+  /** How long an answer made asynchronously may take before it is answered 503 (answer-deadline.ts). */
+  answerDeadlineMs?: number;
+}
+
+/** A request as dispatch sees it, from a socket or in-process. */
+interface Incoming { method: string; url: string; headers: AppRequest['headers']; peer: string; body(): Promise<Buffer> }
+
+/** What dispatch decided besides a handler-style answer: a file, or the page to render. */
+class FileReply { readonly file: FileAnswer; constructor(file: FileAnswer) { this.file = file; } }
+/** A page to answer: its path, its locals, when its lookup began (Server-Timing), and its RateLimit headers. */
+class PageReply {
+  readonly path: string;
+  readonly locals: App.Locals;
+  readonly started: number;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  constructor(path: string, locals: App.Locals, started: number, headers: Readonly<Record<string, string>> | undefined) {
+    this.path = path;
+    this.locals = locals;
+    this.started = started;
+    this.headers = headers;
+  }
+}
+type Reply = AppResponse | FileReply | PageReply;
+
+/** The node:http listener, which also answers in-process. */
+export interface AppListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Answers without a socket, as the listener would; `peer` is the socket address the
+   * request comes from (default 127.0.0.1). A page Astro renders per request (one without
+   * a shell, or a `/lookup/{ip}` that is not an address) renders only into node's
+   * response, so it answers 501 here: test it over a socket.
+   */
+  request(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Shared by every request without a query string; handlers only read it. */
+const NO_QUERY: URLSearchParams = new URLSearchParams();
+/** The answer to a client whose address is unknown (client-ip.ts): nothing is looked up, limited or granted for it. */
+const UNKNOWN_CLIENT_ANSWER = jsonError(400, 'unknown_client',
+  'Your address could not be determined: a proxy in front of this server named a hop that is not an address.');
+const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} is not allowed here.`);
+/** The answer to a request the server did not answer within its deadline; the socket closes after it. */
+const OVERDUE = jsonError(503, 'timeout', 'The server took too long over this answer. Try again.', { connection: 'close', 'retry-after': '1' });
+
+/**
+ * The request target Astro is handed for a page dispatch chose: the decoded path with each
+ * segment encoded again, and the query as it came. Astro routes by the URL the WHATWG parser
+ * makes of the target, which resolves dot segments (`.`, `..`, `%2E`) and reads `\` as `/`:
+ * `/lookup/.` would reach it as `/lookup/`, which no page matches, and `/lookup/..` as `/`.
+ * Encoded, `\` and `%` stay inside their segment; a segment of dots, which no encoding keeps,
+ * is handed as `-` (a page shows what its locals hold, not its URL).
+ */
+export function pageTarget(path: string, rawUrl: string): string {
+  const q = rawUrl.indexOf('?');
+  const segments = path.split('/').map((s) => s === '.' || s === '..' ? '-' : encodeURIComponent(s));
+  return segments.join('/') + (q === -1 ? '' : rawUrl.slice(q));
+}
+
+/** Builds the listener from its parts. */
+export function createApp(parts: AppParts): AppListener {
+  const { config, site, handlers, page, health, answerDeadlineMs = ANSWER_DEADLINE_MS } = parts;
+
+  /** The site's 404 page (its section's, if it has one) as dispatch answers it. */
+  const notFound = (path: string, fileRequest: { method: string; acceptEncoding: string | undefined }): Reply => {
+    const file = site.notFoundPage(path);
+    return file ? new FileReply(answerFile(file, { ...fileRequest, ifNoneMatch: undefined }, true)) : text(404, 'Not found');
+  };
+
+  /** A page once its rate limit has spoken: the limit's refusal, or the page's locals with the limit's headers. */
+  function pageReply(path: string, appReq: AppRequest, verdict: PageVerdict | undefined): Reply | Promise<Reply> {
+    if (verdict?.refusal) return verdict.refusal;
+    const started = performance.now();
+    const locals = page!.locals(appReq);
+    const headers = verdict?.headers;
+    return locals instanceof Promise ? locals.then((l) => new PageReply(path, l, started, headers)) : new PageReply(path, locals, started, headers);
+  }
+
+  /** What no handler answered: static files, the on-demand pages, a slash redirect, the 404 page. */
+  function fallThrough(inc: Incoming, path: string, appReq: AppRequest): Reply | Promise<Reply> {
+    const isRead = inc.method === 'GET' || inc.method === 'HEAD';
+    const fileRequest = { method: inc.method, ifNoneMatch: inc.headers.get('if-none-match') ?? undefined, acceptEncoding: inc.headers.get('accept-encoding') ?? undefined };
+    const file = site.get(path);
+    if (file) return isRead ? new FileReply(answerFile(file, fileRequest, path.endsWith('/404'))) : notAllowed(inc.method);
+    if (page?.handles(path)) {
+      if (!isRead) return notAllowed(inc.method);
+      // Asked before the lookup, so that a refused page costs none.
+      const verdict = page.limit?.(appReq);
+      return verdict instanceof Promise ? verdict.then((v) => pageReply(path, appReq, v)) : pageReply(path, appReq, verdict);
+    }
+    const q = inc.url.indexOf('?');
+    const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1), page?.handles);
+    if (location) return text(301, `Moved to ${location}`, { location });
+    return notFound(path, fileRequest);
+  }
+
+  /** Decides the answer to one request; a promise only when some part of it is asynchronous. */
+  function dispatch(inc: Incoming): Reply | Promise<Reply> {
+    const rawUrl = inc.url;
+    if (!rawUrl.startsWith('/')) return jsonError(400, 'bad_request', 'The request target must be a path.');
+    const q = rawUrl.indexOf('?');
+    let path: string;
+    try {
+      const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
+      path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
+    } catch {
+      return jsonError(400, 'bad_request', 'The path is not valid percent-encoding.');
+    }
+    if (path === '/healthz') return health.reply(inc.headers.get('accept'));
+    const client = clientAddress(inc.peer, inc.headers, config.trustProxy);
+    // A trusted proxy that could not name the client: only what is the same for everyone.
+    if (!client.parsed && !site.get(path)) return UNKNOWN_CLIENT_ANSWER;
+    const query = q === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(q + 1));
+    const appReq: AppRequest = { method: inc.method, path, query, headers: inc.headers, clientIp: client.text, clientAddress: client.parsed, body: inc.body };
+    const answer = firstAnswer(handlers, appReq);
+    if (answer instanceof Promise) return answer.then((found) => found ?? fallThrough(inc, path, appReq));
+    return answer ?? fallThrough(inc, path, appReq);
+  }
+
+  /** The answer to a request that failed: 413 past the body limit, else a 500 logged in one line. */
+  function failure(error: unknown, method: string, url: string): AppResponse {
+    if (error instanceof BodyTooLarge) return jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`);
+    console.error(`request failed: ${method} ${url.slice(0, 200)}: ${oneLine(error)}`);
+    return jsonError(500, 'internal', 'Something went wrong on our side.');
+  }
+
+  /** A file or handler answer as status, flat headers and body. */
+  const onWire = (reply: AppResponse | FileReply, https: boolean) => reply instanceof FileReply
+    ? { ...reply.file, headers: withHsts(reply.file.headers, https) }
+    : flatten(reply, https);
+
+  /** A reply as it goes on the wire; undefined for a page only Astro can render. */
+  const wireOf = (reply: Reply, method: string, acceptEncoding: string | null | undefined, https: boolean) => {
+    if (!(reply instanceof PageReply)) return onWire(reply, https);
+    const wire = page?.shell?.(reply.path, reply.locals, { method, acceptEncoding, https, started: reply.started });
+    if (wire && reply.headers) for (const name in reply.headers) wire.headers.push(name, reply.headers[name]!);
+    return wire;
+  };
+
+  function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean): void | Promise<void> {
+    const wire = wireOf(reply, req.method ?? 'GET', req.headers['accept-encoding'], https);
+    if (!wire) {
+      const headers = pageHeaders[https ? 1 : 0];
+      for (const name in headers) res.setHeader(name, headers[name]!);
+      const limitHeaders = (reply as PageReply).headers;
+      for (const name in limitHeaders) res.setHeader(name, limitHeaders[name]!);
+      req.url = pageTarget((reply as PageReply).path, req.url ?? '/');
+      return page!.render(req, res, (reply as PageReply).locals);
+    }
+    res.writeHead(wire.status, wire.headers);
+    res.end(req.method === 'HEAD' ? undefined : wire.body);
+  }
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const headers = new NodeHeaders(req);
+    const peer = req.socket.remoteAddress ?? '';
+    const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
+    // As it came: a page's target is rewritten for Astro (pageTarget).
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    // In place of what was to answer; headers a page render set are overridden by the answer's own.
+    const instead = (reply: Reply) => void send(req, res, reply, https);
+    const fail = (error: unknown) => {
+      // A client that went away (an aborted upload) is no fault of ours: nothing to answer or log.
+      if (res.headersSent || req.socket.destroyed) res.destroy();
+      else instead(failure(error, method, url));
+    };
+    const lastResort = {
+      unanswered: () => {
+        console.error(`no answer made: ${method} ${url.slice(0, 200)}: answered 404`);
+        instead(notFound(url.split('?')[0]!, { method, acceptEncoding: headers.get('accept-encoding') ?? undefined }));
+      },
+      overdue: () => {
+        console.error(`no answer in ${answerDeadlineMs} ms: ${method} ${url.slice(0, 200)}: answered 503`);
+        instead(OVERDUE);
+      },
+    };
+    try {
+      const reply = dispatch({ method, url, headers, peer, body: () => readBody(req, config.bodyLimit) });
+      const sent = reply instanceof Promise ? reply.then((r) => send(req, res, r, https)) : send(req, res, reply, https);
+      // Answers made synchronously are on the wire already; the others are watched until made.
+      if (sent) watchAnswer(req, res, sent, answerDeadlineMs, lastResort).catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  async function request(path: string, init: RequestInit = {}): Promise<Response> {
+    const { method, headers, peer, body } = inProcessRequest(init, config.bodyLimit);
+    let reply: Reply;
+    try {
+      reply = await dispatch({ method, url: path, headers, peer, body });
+    } catch (error) {
+      reply = failure(error, method, path);
+    }
+    const wire = wireOf(reply, method, headers.get('accept-encoding'), forwardedProtoIsHttps(peer, headers, config.trustProxy));
+    return wire ? toResponse(method, wire) : new Response(`The page ${path.split('?')[0]} renders only over a socket.\n`, { status: 501 });
+  }
+
+  return Object.assign(listener, { request });
+}

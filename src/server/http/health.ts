@@ -1,0 +1,49 @@
+/**
+ * `/healthz`: parts of the server (analytics) register a function that reports their
+ * state, others (the rate-limit store, the data sources) a few `name: state` lines, and the
+ * answer gathers them. Plain text starts with one word, `ok` or `degraded`, for load
+ * balancers, then the lines; `Accept: application/json` gets every part's report and the lines. Always 200
+ * while the process answers: a part that is down degrades the service (lookups go on
+ * without analytics), it does not make this process worse than its siblings.
+ */
+import type { AppResponse } from './handler.ts';
+
+/** A part's report: its state and whatever figures explain it. */
+export interface PartHealth {
+  /** 'ok', 'off' (turned off on purpose) or anything else, which degrades the whole. */
+  state: string;
+  [detail: string]: unknown;
+}
+
+const HEADERS = { 'cache-control': 'no-store' };
+
+export class Health {
+  private readonly parts = new Map<string, () => PartHealth>();
+  private readonly notes: Array<() => string[]> = [];
+
+  /** Adds a part; `report` is called on every /healthz request, so it must be cheap. */
+  register(name: string, report: () => PartHealth): this {
+    this.parts.set(name, report);
+    return this;
+  }
+
+  /**
+   * Adds `name: state` lines listed under the first word (they do not degrade it). Parts
+   * started after the app is built add theirs then (main.ts: the STUN responder's).
+   */
+  note(lines: () => string[]): this {
+    this.notes.push(lines);
+    return this;
+  }
+
+  /** The answer to GET /healthz. */
+  reply(accept: string | null): AppResponse {
+    const parts = Object.fromEntries([...this.parts].map(([name, report]) => [name, report()]));
+    const status = Object.values(parts).every((p) => p.state === 'ok' || p.state === 'off') ? 'ok' : 'degraded';
+    const notes = this.notes.flatMap((lines) => lines());
+    if (/^application\/json\b/i.test(accept?.trim() ?? '')) {
+      return { status: 200, headers: { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ status, parts, notes }) + '\n' };
+    }
+    return { status: 200, headers: { ...HEADERS, 'content-type': 'text/plain; charset=utf-8' }, body: [status, ...notes].join('\n') + '\n' };
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The cluster primary's bounded store goes into a private field of rate-limiter-flexible
+ * (serveClusterLimits): checked here against the installed version, and against a version
+ * without the field, where the server must refuse to start rather than count in the
+ * library's unbounded store. tests/rate-limit-shared.test.ts runs real workers against it.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const CONFIG = { redisUrl: undefined, redisPrefix: 'p', rateLimitSecret: undefined, rateLimit: 10, pageRateLimit: 10 };
+
+afterEach(() => { vi.doUnmock('rate-limiter-flexible'); vi.resetModules(); });
+
+describe('serveClusterLimits', () => {
+  it('registers its store in the installed rate-limiter-flexible primary', async () => {
+    vi.resetModules();
+    const { serveClusterLimits } = await import('./shared-stores.ts');
+    const { RateLimiterClusterMaster } = await import('rate-limiter-flexible');
+    serveClusterLimits(CONFIG);
+    const limiters = (new RateLimiterClusterMaster() as unknown as { _rateLimiters: Record<string, { consume: unknown }> })._rateLimiters;
+    expect(Object.values(limiters).map((l) => typeof l.consume)).toEqual(['function']);
+  });
+
+  it('refuses to start, naming the field, when the library keeps its limiters elsewhere', async () => {
+    vi.resetModules();
+    vi.doMock('rate-limiter-flexible', async (original) => ({
+      ...(await original<typeof import('rate-limiter-flexible')>()),
+      RateLimiterClusterMaster: class { limiters = {}; },
+    }));
+    const { serveClusterLimits } = await import('./shared-stores.ts');
+    expect(() => serveClusterLimits(CONFIG)).toThrow(/no longer keeps its limiters in _rateLimiters/);
+  });
+});

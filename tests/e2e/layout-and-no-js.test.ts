@@ -1,0 +1,116 @@
+/**
+ * The finish a visitor notices, over the built site in Chromium: at 390 px no page of the
+ * sitemap is wider than the screen (wide tables scroll in their own box), the footer's
+ * credits read with their spaces, the navigation marks the current page everywhere, and
+ * the home page without JavaScript says why Refresh and Export are off, and /ip-2 without
+ * it shows the server's answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchBrowser, sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
+
+let server: RunningServer;
+let browser: Browser;
+let phone: BrowserContext;
+let paths: string[];
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  // A long IPv6 visitor is the widest hero there is.
+  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { 'x-forwarded-for': '2001:4860:4860:0:0:0:0:8888' } });
+  paths = [...await sitemapPaths(server.url), '/lookup/2001:4860:4860::8888'];
+});
+afterAll(async () => { await phone?.close(); await browser?.close(); await server?.stop(); });
+
+describe('at 390 px', () => {
+  it('keeps every sitemap page within the screen width', async () => {
+    expect(paths.length).toBeGreaterThan(20);
+    const wide: string[] = [];
+    const page = await phone.newPage();
+    for (const path of paths) {
+      await page.goto(server.url + path, { waitUntil: 'load' });
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      if (scrollWidth > innerWidth) wide.push(`${path}: ${scrollWidth} > ${innerWidth}`);
+    }
+    await page.close();
+    expect(wide.join('\n')).toBe('');
+  }, 300_000);
+
+  it('breaks a long IPv6 address in the hero only between groups', async () => {
+    const page = await phone.newPage();
+    await page.goto(`${server.url}/`);
+    const lines = await page.getByTestId('ip').evaluate((button) => {
+      // Each text fragment's line boxes: a group split across lines would give one group two boxes.
+      const range = document.createRange();
+      const tops = new Map<string, Set<number>>();
+      for (const node of [...button.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)) {
+        range.selectNodeContents(node);
+        const set = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        tops.set(node.textContent ?? '', set);
+      }
+      return [...tops.values()].map((s) => s.size);
+    });
+    expect(lines.every((n) => n === 1)).toBe(true);
+    await expect(page.getByTestId('ip').textContent()).resolves.toBe('2001:4860:4860::8888');
+    await page.close();
+  });
+
+  it('shows the main navigation on one row', async () => {
+    const page = await phone.newPage();
+    await page.goto(`${server.url}/blog`);
+    const tops = await page.locator('nav[aria-label="Main"] li').evaluateAll((items) => items.map((li) => Math.round(li.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+    await page.close();
+  });
+});
+
+describe('on every page', () => {
+  it('reads the footer credits with their spaces', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/trust`);
+    const credits = (await page.locator('.credits').innerText()).replace(/\s+/g, ' ');
+    expect(credits).toContain('available from maxmind.com;');
+    expect(credits).toContain('compiled by ip-location-db.');
+    expect(credits).toContain('(CC BY 4.0); includes GeoLite2');
+    await page.close();
+  });
+
+  it('marks the current page in the navigation, on every page it links', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    const hrefs = await page.locator('nav[aria-label="Main"] a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+    for (const href of hrefs) {
+      await page.goto(server.url + href);
+      const current = await page.locator('nav[aria-label="Main"] a[aria-current="page"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+      expect(current, href).toEqual([href]);
+    }
+    await page.goto(`${server.url}/blog/webrtc-leaks-explained`);
+    await expect(page.locator('nav[aria-label="Main"] a[aria-current="true"]').getAttribute('href')).resolves.toBe('/blog');
+    await page.close();
+  });
+});
+
+describe('without JavaScript', () => {
+  // Chromium with scripts turned off through DevTools still parses <noscript> as text, so
+  // this reads the HTML a browser without JavaScript renders.
+  it('says on / why Refresh and Export are off, right after the disabled buttons', async () => {
+    const html = await (await fetch(`${server.url}/`, { headers: { 'x-forwarded-for': '8.8.8.8' } })).text();
+    const buttons = html.indexOf('>Export Data</button>');
+    const note = html.indexOf('<noscript><p class="noscript"');
+    expect(buttons).toBeGreaterThan(0);
+    expect(note).toBeGreaterThan(buttons);
+    expect(html.slice(note, html.indexOf('</noscript>', note))).toContain('Refresh and Export need JavaScript');
+  });
+
+  it("shows the server's answer on /ip-2, not skeletons that wait for a script", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/ip-2`);
+    const main = await page.locator('main').innerText();
+    for (const shown of ['8.8.8.8', 'Mountain View, California, United States', 'Google LLC', 'AS15169']) expect(main).toContain(shown);
+    await expect(page.locator('main .skeleton:visible').count()).resolves.toBe(0);
+    // The verification card renders from the same record: with JavaScript it never asks for
+    // a lookup of its own, even when it hydrates before the islands that seed the store.
+    await expect(page.getByTestId('verification-place').textContent()).resolves.toBe('Mountain View, California, United States');
+    await context.close();
+  });
+});

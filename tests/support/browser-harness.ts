@@ -1,0 +1,130 @@
+/**
+ * E2E harness: starts the built server on a free port (127.0.0.1 only) and a system
+ * Chromium through playwright-core. No downloads: CHROMIUM_PATH or a Debian chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/** A 1x1 transparent PNG: map tiles in tests, so Leaflet asks no tile server. */
+const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/**
+ * Settings that keep every test on this machine and out of each other's way: blank tiles
+ * instead of a tile server, the STUN responder off (servers started in parallel would all
+ * want udp 3478) and a STUN address on loopback where nobody answers. Tests of the WebRTC
+ * check set STUN_PORT to a free port (stun-relay.ts, beside this file) and clear PUBLIC_STUN_URL.
+ */
+export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
+
+/**
+ * Starts `src/server/main.ts` from the build with extra environment; resolves once it
+ * listens. Unless told otherwise, its analytics go to SQLite in a fresh DATA_DIR, removed
+ * when it stops.
+ */
+export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'whatismyip-e2e-'));
+  const removeData = () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['src/server/main.ts'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...OFFLINE_CLIENT_ENV, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`server did not start:\n${output}`)); }, 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        const port = Number(match[1]);
+        resolve({
+          url: `http://127.0.0.1:${port}`,
+          port,
+          process: child,
+          output: () => output,
+          stop: () => new Promise((done) => {
+            if (child.exitCode !== null) { removeData(); return done(child.exitCode); }
+            child.once('exit', (code) => { removeData(); done(code); });
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => { clearTimeout(timer); removeData(); reject(new Error(`server exited with ${code}:\n${output}`)); });
+  });
+}
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/** The system Chromium: CHROMIUM_PATH, else the first known install path that exists. */
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH || CANDIDATES.find((p) => existsSync(p));
+  if (!path) throw new Error('No Chromium found: install Debian\'s chromium or set CHROMIUM_PATH');
+  return path;
+}
+
+/** Launches headless Chromium with the flags this closed network needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // WebRTC host candidates as addresses, not mDNS names: no multicast announcements on the LAN.
+      '--disable-features=WebRtcHideLocalIpsWithMdns'],
+  });
+}
+
+/**
+ * Waits until every island on the page has hydrated (Astro drops the `ssr` attribute then):
+ * a click on a tab or button before that is lost, which a loaded machine makes likely.
+ */
+export function hydrated(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
+/** Every URL the sitemap lists, rewritten onto the test server's origin. */
+export async function sitemapPaths(base: string): Promise<string[]> {
+  const index = await (await fetch(`${base}/sitemap-index.xml`)).text();
+  const paths: string[] = [];
+  for (const [, loc] of index.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+    const sitemap = await (await fetch(`${base}${new URL(loc!).pathname}`)).text();
+    for (const [, page] of sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)) paths.push(new URL(page!).pathname);
+  }
+  return paths;
+}
+
+/** A public address the databases know; the test server believes it from its trusted loopback proxy (TRUST_PROXY=loopback). */
+export const VISITOR = '8.8.8.8';
+export const AS_VISITOR = { 'x-forwarded-for': VISITOR };
+
+/**
+ * The visitor's record as the server sees it, and its timezone when the databases name
+ * one: a browser in that zone keeps the VPN verdict steady (the page posts its timezone
+ * after the WebRTC check, and a mismatch would rightly change verdict and accuracy).
+ */
+export async function visitorRecord(url: string): Promise<{ expected: LookupResponse; timezoneId: string | undefined }> {
+  const res = await fetch(`${url}/api/lookup`, { headers: AS_VISITOR });
+  const expected = LookupResponseSchema.parse(await res.json());
+  return { expected, timezoneId: expected.data.timezone.includes('/') ? expected.data.timezone : undefined };
+}
+
+/** Paths the build's sitemap lists, read from dist at collection time so each page can be its own test. */
+export function builtSitemapPaths(): string[] {
+  const dir = 'dist/client';
+  return readdirSync(dir).filter((f) => /^sitemap-\d+\.xml$/.test(f))
+    .flatMap((f) => [...readFileSync(`${dir}/${f}`, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc!).pathname));
+}
