@@ -4,7 +4,7 @@
  * rules below and expects a test to fail for each change. Tests come from
  * vitest.stryker.config.ts; mutants the TypeScript checker rejects are not counted.
  * Surviving mutants that cannot change behaviour are listed, one line each, in
- * stryker-equivalent.md beside this file.
+ * equivalent.md beside this file. Paths here are from the project root, where it runs.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -52,7 +52,9 @@ export default {
   // scripts/test-mutation.mjs, which also reads the list of equivalent mutants.
   thresholds: { high: 90, low: 85, break: null },
   incremental: true,
-  incrementalFile: 'stryker-incremental.json',
+  // scripts/test-mutation.mjs unpacks the committed record (incremental.json.gz beside this
+  // file) here before a run, and packs it back with --record.
+  incrementalFile: 'reports/mutation/incremental.json',
   // Generous: on a shared, busy machine a slow run is not a hang. Real endless loops are
   // caught sooner by Stryker's hit limit, which does not wait for the clock.
   timeoutMS: 60_000,
