@@ -204,6 +204,7 @@ describe('POST /api/corrections only from the site itself', () => {
     ['a bad body', () => correct({ latitude: 91, longitude: 0 }), 400],
     ['a cross-site request', () => correct(MUNICH, { 'sec-fetch-site': 'cross-site' }), 403],
     ['a body that is not JSON', () => correct(MUNICH, { 'content-type': 'text/plain' }), 415],
+    ['a body past the limit', () => correct(' '.repeat(70_000)), 413],
     ['GET', () => fetch(`${url}/api/corrections`, { headers: { origin: 'https://evil.example' } }), 405],
     ['a preflight', () => fetch(`${url}/api/corrections`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } }), 204],
   ])('answers %s without Access-Control-Allow-Origin', async (_, send, status) => {

@@ -16,7 +16,7 @@
 import * as z from 'zod/mini';
 import { haversineKm } from '../../lib/confidence.ts';
 import type { CorrectionEvent, CorrectionRecorder } from '../../lib/correction.ts';
-import { describeIssue, json, jsonError, methodNotAllowed, readJson, timedLookup, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import { BodyTooLarge, describeIssue, json, jsonError, methodNotAllowed, readJson, timedLookup, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine, SourcePlace } from '../lookup/engine.ts';
 
 const PATH = '/api/corrections';
@@ -82,7 +82,11 @@ export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorde
   async function record(req: AppRequest): Promise<AppResponse> {
     const refused = refusal(req.headers);
     if (refused) return refused;
-    const body = await readJson(req);
+    // Answered here rather than by dispatch, so that this 413 too carries no CORS.
+    const body = await readJson(req).catch((error: unknown) => {
+      if (error instanceof BodyTooLarge) return jsonError(413, 'payload_too_large', 'A correction is two numbers: this body is larger than the server takes.');
+      throw error;
+    });
     if (!('value' in body)) return body;
     const parsed = CorrectionBodySchema.safeParse(body.value);
     if (!parsed.success) return jsonError(400, 'invalid_request', describeIssue(parsed.error));
