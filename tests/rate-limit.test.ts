@@ -199,6 +199,7 @@ describe('an IPv6 client\'s two counts, its /64 (limit 3) and its /48 (limit 24)
     ['shows the /64 when both have as many left and start again together', [2, 30_000], [23, 30_000], ok('3', '1', '30')],
     ['shows the /48 once it has fewer left', [1, 60_000], [23, 60_000], ok('24', '1', '60')],
     ['shows the one with fewer left, even if it starts again sooner', [1, 60_000], [23, 1_000], ok('24', '1', '1')],
+    ['shows the /64 with fewer left, though the /48 starts again later', [2, 10_000], [1, 50_000], ok('3', '1', '10')],
     ['shows the /48 when both have as many left and it starts again later', [2, 10_000], [23, 20_000], ok('24', '1', '20')],
     ['shows the /64 when both have as many left and it starts again later', [2, 20_000], [23, 10_000], ok('3', '1', '20')],
     ['lets through the last request of both counts', [3, 10_000], [24, 10_000], ok('3', '0', '10')],
