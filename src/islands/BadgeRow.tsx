@@ -3,11 +3,13 @@
  * address is (src/lib/accuracy-sentence.ts), the GPS badge, the network kind in words and
  * the measured round trip; the accuracy badges the spec names (tier, radius, consensus,
  * confidence, network type, IP version) sit one click away in a disclosure, so they no
- * longer compete with the sentence.
+ * longer compete with the sentence. After the visitor chose their city the sentence says
+ * so, sized by that city; what the IP address alone says moves into the disclosure.
  */
 import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey, type Tone } from '../lib/badges.ts';
-import { accuracySentence } from '../lib/accuracy-sentence.ts';
+import { accuracySentence, correctedSentence } from '../lib/accuracy-sentence.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
+import { placeLine } from '../lib/place-line.ts';
 import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
 import { ISLAND_TEXT } from './island-text.ts';
@@ -28,7 +30,7 @@ function Badge({ tone, children, id }: { tone: Tone; children: string; id: strin
 }
 
 export default function BadgeRow({ initial, text = ISLAND_TEXT.badges, variant = 'full' }: Props) {
-  const { data, correction } = useLookup(initial);
+  const { data, correction, fromIp } = useLookup(initial);
   // The loaded layout's boxes, so nothing below moves when the record arrives.
   if (!data) {
     return (
@@ -43,21 +45,24 @@ export default function BadgeRow({ initial, text = ISLAND_TEXT.badges, variant =
   const full = variant === 'full';
   const confidence = confidenceBadge(r.confidence_score);
   const verdict = verdictKey(r);
-  const sentence = accuracySentence(r, text.sentence);
+  // The accuracy fields are the IP's whether or not the place was corrected; its place is in `fromIp`.
+  const ip = fromIp?.data ?? r;
+  const sentence = correction ? correctedSentence(correction, text.sentence) : accuracySentence(r, text.sentence);
+  const ipPlace = correction && placeLine(ip);
   const kind = r.network_type in text.networkKinds ? text.networkKinds[r.network_type as keyof typeof text.networkKinds] : null;
   return (
     <div className="verdict-row">
       {sentence && <p className="accuracy-sentence" data-testid="accuracy">{sentence}</p>}
       <ul className="badges" aria-label={text.listLabel}>
         <Badge id="vpn" tone={verdict === 'noVpn' ? 'green' : 'red'}>{text[verdict]}</Badge>
-          {correction && <Badge id="corrected" tone="blue">{text.corrected}</Badge>}
         {r.location_source === 'hybrid' && <Badge id="gps" tone="green">{text.gpsEnhanced}</Badge>}
         {full && kind && <Badge id="kind" tone="neutral">{kind}</Badge>}
         {/* Last: it appears once a request was timed, and must not push the others around. */}
         {full && r.rtt_ms !== null && <Badge id="rtt" tone={rttTone(r.rtt_ms)}>{fillTemplate(text.rtt, { ms: r.rtt_ms })}</Badge>}
       </ul>
       <details className="accuracy-details">
-        <summary>{text.sentence.details}</summary>
+        <summary>{correction ? text.sentence.ipDetails : text.sentence.details}</summary>
+        {correction && <p className="ip-place" data-testid="ip-place">{ipPlace && `${fillTemplate(text.sentence.fromIp, { place: ipPlace })} `}{accuracySentence(ip, text.sentence)}</p>}
         <ul className="badges">
           <Badge id="tier" tone={accuracyTierTone(r.accuracy_tier)}>{fillTemplate(text.tier, { tier: r.accuracy_tier })}</Badge>
           <Badge id="radius" tone="neutral">{fillTemplate(text.radius, { radius: formatAccuracyRadius(r.accuracy_radius) })}</Badge>

@@ -1,11 +1,13 @@
 /**
  * The map card's island: a box of fixed height that loads Leaflet (a separate chunk)
  * once it scrolls into view, creates the map once, and moves marker and circle when
- * the record changes. Special-purpose addresses get a sentence instead of a map.
+ * the record changes. Special-purpose addresses get a sentence instead of a map. After
+ * the visitor chose their city, the circle is that city's reach, not the IP's accuracy.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ClientConfig } from '../lib/client-config.ts';
 import { UNKNOWN_RADIUS_M } from '../lib/accuracy.ts';
+import { cityRadius, sayRadius } from '../lib/accuracy-sentence.ts';
 import { formatAccuracyRadius } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { mapCenter } from '../lib/map-center.ts';
@@ -33,9 +35,11 @@ export default function MapWidget({ config, text = ISLAND_TEXT.map, tall = false
   useEffect(() => { void ensureClientConfig(config ?? undefined); }, [config]);
 
   const r = data?.data;
+  // A chosen city of known size: the circle is its reach (an unverified name has no place to draw).
+  const chosen = correction?.verified ? cityRadius(correction.population) : null;
   const place: MapPlace | null = r && !r.reserved ? {
     ...mapCenter(r.latitude, r.longitude),
-    radius: r.accuracy_radius > 0 ? r.accuracy_radius : UNKNOWN_RADIUS_M,
+    radius: chosen ?? (r.accuracy_radius > 0 ? r.accuracy_radius : UNKNOWN_RADIUS_M),
     city: r.city, country: r.country_name, tooltip: correction?.verified ? text.correctedTooltip : text.tooltip, label: text.label,
   } : null;
 
@@ -68,7 +72,7 @@ export default function MapWidget({ config, text = ISLAND_TEXT.map, tall = false
         {!ready && <p className="map-placeholder">{text.loading}</p>}
       </div>
       {/* Empty until there is a record: no radius is shown that nothing measured. */}
-      <figcaption>{r ? fillTemplate(text.note, { radius: formatAccuracyRadius(r.accuracy_radius) }) : null}</figcaption>
+      <figcaption>{r ? fillTemplate(chosen ? text.correctedNote : text.note, { radius: chosen ? sayRadius(chosen) : formatAccuracyRadius(r.accuracy_radius), place: r.city }) : null}</figcaption>
     </figure>
   );
 }

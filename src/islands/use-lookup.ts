@@ -27,6 +27,8 @@ export function useHydratedStore<T>(store: ReadableAtom<T>): T {
 /** The lookup as shown: the record with the visitor's correction applied, and that correction (null when none applies). */
 export interface ShownLookup extends LookupState {
   correction: PlaceCorrection | null;
+  /** The record as the IP address alone gives it (the same as `data` when nothing was corrected). */
+  fromIp: LookupState['data'];
 }
 
 /**
@@ -39,7 +41,7 @@ export function useShownLookup(state: LookupState): ShownLookup {
   return useMemo(() => {
     const data = state.data && applyCorrection(state.data, stored);
     const correction = data && data !== state.data ? stored : null;
-    return { ...state, data, correction };
+    return { ...state, data, correction, fromIp: state.data };
   }, [state, stored]);
 }
 

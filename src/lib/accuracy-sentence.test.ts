@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { accuracySentence, sayRadius, sentenceRadius, type AccuracyTemplates, type SentenceRecord } from './accuracy-sentence.ts';
+import {
+  accuracySentence, cityRadius, correctedSentence, sayRadius, sentenceRadius, CITY_DENSITY_PER_KM2, type AccuracyTemplates, type CorrectedTemplates, type SentenceRecord,
+} from './accuracy-sentence.ts';
 import text from '../../content/site/lookup-text.json' with { type: 'json' };
 
-const T: AccuracyTemplates = text[0]!.badges.sentence;
+const T: AccuracyTemplates & CorrectedTemplates = text[0]!.badges.sentence;
 const london: SentenceRecord = {
   accuracy_radius: 10_000, distance_consensus: 48, city: 'London', region: 'England', country_name: 'United Kingdom',
   accuracy_tier: 'low', location_source: 'ip', vpn_detected: false, reserved: null,
@@ -43,5 +45,43 @@ describe('sayRadius', () => {
       const saidKm = said.endsWith(' km') ? Number(said.slice(0, -3)) : Number(said.slice(0, -2)) / 1000;
       expect(saidKm).toBeGreaterThanOrEqual(km);
     }
+  });
+});
+
+describe('cityRadius (how far a chosen city reaches, from its population)', () => {
+  // The population whose disc at the density has exactly this radius (km).
+  const peopleWithin = (km: number) => Math.PI * CITY_DENSITY_PER_KM2 * km * km;
+  it.each<[string, number | null | undefined, number | null]>([
+    ['unknown (not stored)', undefined, null],
+    ['unknown (the fallback candidate)', null, null],
+    ['no one', 0, null],
+    ['a negative count is no count', -5, null],
+    ['not a number', Number.NaN, null],
+    ['a single person is still a place', 1, 1000],
+    ['a hamlet reaches the 1 km floor', 40, 1000],
+    ['exactly the floor', peopleWithin(1), 1000],
+    ['just past the floor', peopleWithin(2), 2000],
+    ["Munich's 1.26 million", 1_260_391, 11_564],
+    ['exactly the 50 km ceiling', peopleWithin(50), 50_000],
+    ['a metropolitan region stops at the ceiling', 40_000_000, 50_000],
+  ])('%s: %s people give %s m', (_, population, metres) => {
+    const radius = cityRadius(population);
+    if (metres === null) expect(radius).toBeNull();
+    else expect(radius).toBeCloseTo(metres, 0);
+  });
+});
+
+describe('correctedSentence (after the visitor chose their city)', () => {
+  it.each<[string, { city: string; verified: boolean; population?: number | null }, string]>([
+    ['a city of known size: the reach is the city\'s', { city: 'Munich', verified: true, population: 1_260_391 }, 'In Munich, the city you chose (it reaches about 15 km from its centre)'],
+    ['a small town: at least a kilometre', { city: 'Kleinhau', verified: true, population: 300 }, 'In Kleinhau, the city you chose (it reaches about 1 km from its centre)'],
+    ['a correction stored before sizes were kept', { city: 'Munich', verified: true }, 'In Munich, the city you chose'],
+    ['a size the place data does not know', { city: 'Munich', verified: true, population: null }, 'In Munich, the city you chose'],
+    ['a name the city search could not check, whatever its size', { city: 'Ulm', verified: false, population: 120_000 },
+      'In Ulm, as you named it: our city list could not check it, so the map still shows where your IP address points'],
+  ])('%s', (_, correction, sentence) => expect(correctedSentence(correction, T)).toBe(sentence));
+
+  it('never says the databases\' radius or disagreement', () => {
+    expect(correctedSentence({ city: 'Munich', verified: true, population: 1_260_391 }, T)).not.toMatch(/databases/);
   });
 });

@@ -4,11 +4,15 @@
  * 'Somewhere within about 50 km of London (our two databases disagree by 48 km)'. Built
  * from the record as it is (accuracy_radius, distance_consensus, the place and the tier),
  * and never claiming a radius smaller than the databases' disagreement: the circle is
- * the larger of the two, rounded up to a number people say. Pure, shared by server and
- * browser; accuracy-sentence.test.ts has a row per case.
+ * the larger of the two, rounded up to a number people say. After the visitor corrected
+ * their place the sentence is theirs: 'In Munich, the city you chose (it reaches about
+ * 15 km from its centre)', sized by the city's population, never by the databases that
+ * placed them elsewhere. Pure, shared by server and browser; accuracy-sentence.test.ts has
+ * a row per case.
  */
 import { fillTemplate } from './fill-template.ts';
 import { UNKNOWN, type IpInfo } from './record.ts';
+import type { PlaceCorrection } from './verification.ts';
 
 /** The sentence's templates (content/site/lookup-text.json, `badges.sentence`). */
 export interface AccuracyTemplates {
@@ -26,6 +30,16 @@ export interface AccuracyTemplates {
   exit: string;
   /** Nothing is known. */
   unknown: string;
+}
+
+/** The sentence's templates once the visitor chose their city (`badges.sentence` too). */
+export interface CorrectedTemplates {
+  /** A city of known size: '{place}' and '{radius}', how far it reaches from its centre. */
+  corrected: string;
+  /** A city of unknown size: '{place}'. */
+  correctedPlain: string;
+  /** A name the city search could not check: '{place}'. */
+  correctedUnverified: string;
 }
 
 export type SentenceRecord = Pick<IpInfo, 'accuracy_radius' | 'distance_consensus' | 'city' | 'region' | 'country_name'
@@ -70,4 +84,31 @@ export function accuracySentence(r: SentenceRecord, t: AccuracyTemplates): strin
   if (d === null) return fillTemplate(t.near, { radius, place });
   if (d < 1) return fillTemplate(t.nearAgree, { radius, place });
   return fillTemplate(t.nearDisagree, { radius, place, km: Math.round(d) });
+}
+
+/** People per km² of a city's built-up area, roughly: European and North American cities run from about 1,500 to 5,000. */
+export const CITY_DENSITY_PER_KM2 = 3000;
+/** The smallest reach said of a city: a village's houses still spread about a kilometre from where its name is pinned. */
+export const CITY_RADIUS_MIN_M = 1000;
+/** The largest: past 50 km a 'city' in the place data is a whole metropolitan region. */
+export const CITY_RADIUS_MAX_M = 50_000;
+
+/**
+ * How far a city of `population` reaches from its centre, in metres: the radius of a disc
+ * that holds its people at CITY_DENSITY_PER_KM2 (Munich's 1.26 million: 11.6 km), kept
+ * between 1 and 50 km; null when the population is unknown.
+ */
+export function cityRadius(population: number | null | undefined): number | null {
+  // One test for every count that is none: null, undefined, 0, negative, NaN.
+  const people = Number(population);
+  if (!(people > 0)) return null;
+  const metres = Math.sqrt(people / (Math.PI * CITY_DENSITY_PER_KM2)) * 1000;
+  return Math.min(CITY_RADIUS_MAX_M, Math.max(CITY_RADIUS_MIN_M, metres));
+}
+
+/** The sentence once the visitor chose their city: the place is theirs, and the reach is the city's own. */
+export function correctedSentence(c: Pick<PlaceCorrection, 'city' | 'verified' | 'population'>, t: CorrectedTemplates): string {
+  if (!c.verified) return fillTemplate(t.correctedUnverified, { place: c.city });
+  const radius = cityRadius(c.population);
+  return radius === null ? fillTemplate(t.correctedPlain, { place: c.city }) : fillTemplate(t.corrected, { place: c.city, radius: sayRadius(radius) });
 }

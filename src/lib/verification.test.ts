@@ -45,6 +45,12 @@ describe('PlaceCorrectionSchema (a stored correction is read back only with coor
   ])('latitude %s, longitude %s: valid %s', (latitude, longitude, valid) => {
     expect(PlaceCorrectionSchema.safeParse({ ...stored, latitude, longitude }).success).toBe(valid);
   });
+  it('reads a correction stored before the population was kept, and one that has it', () => {
+    expect(PlaceCorrectionSchema.safeParse(stored).success).toBe(true);
+    expect(PlaceCorrectionSchema.safeParse({ ...stored, population: 1_260_391 }).success).toBe(true);
+    expect(PlaceCorrectionSchema.safeParse({ ...stored, population: null }).success).toBe(true);
+    expect(PlaceCorrectionSchema.safeParse({ ...stored, population: 'many' }).success).toBe(false);
+  });
   it('rejects a record without the verified flag', () => {
     expect(PlaceCorrectionSchema.safeParse({ ...stored, verified: undefined }).success).toBe(false);
   });
@@ -69,6 +75,10 @@ describe('applyCorrection', () => {
   } as unknown as LookupResponse;
   const munich = { city: 'Munich', region: 'Bavaria', country: 'Germany', country_code: 'DE', latitude: 48.13743, longitude: 11.57549, confidence: 0.9, population: 1 };
 
+  it("keeps the chosen city's population, which sizes it", () => {
+    expect(correctionFrom('203.0.113.9', { ...munich, population: 1_260_391 }, true).population).toBe(1_260_391);
+    expect(correctionFrom('203.0.113.9', fallbackCandidate('Ulm', false), false).population).toBeNull();
+  });
   it('a verified city replaces the place and drops the postal code, keeping the network', () => {
     const shown = applyCorrection(record, correctionFrom('203.0.113.9', munich, true)).data;
     expect(shown).toMatchObject({ city: 'Munich', region: 'Bavaria', country_name: 'Germany', country_code: 'DE', latitude: 48.13743, longitude: 11.57549, postal: 'Unknown', isp: 'ISP', timezone: 'Europe/Berlin' });

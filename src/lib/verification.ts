@@ -29,12 +29,14 @@ export const PlaceCorrectionSchema = z.object({
   latitude: z.number().check(z.gte(-90), z.lte(90)),
   longitude: z.number().check(z.gte(-180), z.lte(180)),
   verified: z.boolean(),
+  /** The city's GeoNames population, which sizes it (accuracy-sentence.ts, cityRadius); absent in corrections stored before it was kept. */
+  population: z.optional(z.nullable(z.number())),
 });
 export type PlaceCorrection = z.infer<typeof PlaceCorrectionSchema>;
 
 /** A correction for `ip` from a chosen candidate. */
 export function correctionFrom(ip: string, c: CityCandidate, verified: boolean): PlaceCorrection {
-  return { ip, city: c.city, region: c.region, country: c.country, country_code: c.country_code, latitude: c.latitude, longitude: c.longitude, verified };
+  return { ip, city: c.city, region: c.region, country: c.country, country_code: c.country_code, latitude: c.latitude, longitude: c.longitude, verified, population: c.population };
 }
 
 const UNKNOWN = 'Unknown';

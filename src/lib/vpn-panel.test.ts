@@ -1,12 +1,39 @@
 import { describe, expect, it, vi } from 'vitest';
-import { offersFor, panelUrgency } from './vpn-panel.ts';
+import type { Privacy } from './record.ts';
+import { OFFERS_SHOWN, offersFor, panelKind, panelUrgency, type PanelKind } from './vpn-panel.ts';
 
 const rec = (vpn_detected: boolean, risk_level: 'low' | 'medium' | 'high', country_code = 'US') => ({ vpn_detected, risk_level, country_code });
 
-describe('panelUrgency', () => {
+describe('panelKind (first match wins)', () => {
+  const clean: Privacy = { vpn: false, proxy: false, tor: false, relay: false, hosting: false, service: null, reasons: { vpn: '', proxy: '', tor: '', relay: '', hosting: '' } };
+  const unchecked: Privacy = { ...clean, vpn: null, proxy: null, tor: null, relay: null, hosting: null };
+  it.each<[string, Partial<Privacy>, boolean, PanelKind]>([
+    ['a Tor exit, whatever else is listed', { tor: true, relay: true, vpn: true, proxy: true, hosting: true }, true, 'tor'],
+    ['a Private Relay egress on a hosting network', { relay: true, hosting: true }, true, 'relay'],
+    ['a listed VPN on a hosting network, also an open proxy', { vpn: true, proxy: true, hosting: true }, true, 'vpn'],
+    ['an open proxy on a hosting network', { proxy: true, hosting: true }, true, 'proxy'],
+    ['a hosting network with another sign (a verdict)', { hosting: true }, true, 'hosting'],
+    ['a hosting network alone (no verdict)', { hosting: true }, false, 'hosting'],
+    ['no list names it, but the signs do', {}, true, 'suspected'],
+    ['nothing', {}, false, 'none'],
+  ])('%s: %s', (_, flags, vpn_detected, kind) => {
+    expect(panelKind({ privacy: { ...clean, ...flags }, vpn_detected })).toBe(kind);
+  });
+  it('reads a list that is not loaded (null) as not listed', () => {
+    expect(panelKind({ privacy: unchecked, vpn_detected: false })).toBe('none');
+    expect(panelKind({ privacy: unchecked, vpn_detected: true })).toBe('suspected');
+  });
+});
+
+describe('OFFERS_SHOWN (where a VPN is sound advice)', () => {
+  it.each<[PanelKind, boolean]>([
+    ['none', true], ['relay', true], ['proxy', true],
+    ['tor', false], ['vpn', false], ['hosting', false], ['suspected', false],
+  ])('%s: %s', (kind, shown) => expect(OFFERS_SHOWN[kind]).toBe(shown));
+});
+
+describe('panelUrgency (nothing detected)', () => {
   it.each([
-    [rec(true, 'high'), 'low', 'vpnDetected'],
-    [rec(true, 'low'), 'low', 'vpnDetected'],
     [rec(false, 'high'), 'high', 'highRisk'],
     [rec(false, 'medium'), 'medium', 'moderateRisk'],
     [rec(false, 'low'), 'low', 'protect'],
@@ -49,10 +76,9 @@ describe('offersFor', () => {
 });
 
 describe('the panel copy in content', () => {
-  it('words each headline exactly as the spec does', async () => {
+  it('words each headline of an address where nothing was detected exactly as the spec does', async () => {
     const [entry] = (await import('../../content/site/lookup-text.json')).default;
     expect(entry!.vpnPanel.headlines).toEqual({
-      vpnDetected: 'VPN Detected - Upgrade Your Protection',
       highRisk: 'High Risk Location Detected',
       moderateRisk: 'Moderate Privacy Risk',
       protect: 'Protect Your Privacy',
@@ -60,8 +86,18 @@ describe('the panel copy in content', () => {
     expect(entry!.vpnPanel.recommended).toBe('RECOMMENDED');
   });
 
+  it('tells a Tor or Private Relay visitor what was detected, and sells a VPN only where it says why', async () => {
+    const [entry] = (await import('../../content/site/lookup-text.json')).default;
+    const { kinds } = entry!.vpnPanel;
+    expect(kinds.tor.headline).toMatch(/Tor/);
+    expect(kinds.tor.advice).toMatch(/^No VPN needed/);
+    expect(kinds.relay.headline).toMatch(/Private Relay/);
+    expect(kinds.vpn.advice).toMatch(/^No second VPN needed/);
+    for (const kind of ['relay', 'proxy'] as const) expect(kinds[kind].advice, kind).toMatch(/VPN .*(only if|better tool)/);
+    for (const text of Object.values(kinds).flatMap((k) => Object.values(k))) expect(text).not.toMatch(/upgrade/i);
+  });
+
   it.each([
-    [rec(true, 'high'), 'Low'],
     [rec(false, 'high'), 'High'],
     [rec(false, 'medium'), 'Medium'],
     [rec(false, 'low'), 'Low'],

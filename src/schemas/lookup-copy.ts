@@ -2,6 +2,13 @@
 import { z } from 'astro/zod';
 import { template, text } from './shared.ts';
 
+/** The VPN panel when something was detected: one per kind (src/lib/vpn-panel.ts, PanelKind). */
+const detectedText = z.strictObject({
+  badge: text('What was detected, a badge above the headline'), headline: text('The headline'),
+  meaning: text('What it means for the visitor: what sites and others see'),
+  advice: text('What to do, and whether a VPN is sound advice here and why (offers show only where it is: OFFERS_SHOWN)'),
+});
+
 export const lookupTextSchema = z.strictObject({
   id: z.literal('lookup').describe('The one entry: texts of the lookup islands'),
   hero: z.strictObject({
@@ -34,7 +41,6 @@ export const lookupTextSchema = z.strictObject({
       residential: text('Home broadband'),
     }).describe('Network kinds in words, a badge in the hero; a network of no known kind gets none there'),
     version: template('IP version badge in the details, {version}'),
-    corrected: text('Badge when the visitor corrected the location'),
     sentence: z.strictObject({
       near: template('Where the address is, {radius} and {place}'),
       nearDisagree: template('The same, when the two databases disagree, {radius}, {place} and {km}'),
@@ -44,6 +50,11 @@ export const lookupTextSchema = z.strictObject({
       exit: template('Behind a VPN or relay: the place is the exit\'s, {radius} and {place}'),
       unknown: text('Nothing is known of the place'),
       details: text('Summary of the disclosure holding the accuracy badges'),
+      corrected: template('After the visitor chose a city of known size, {place} and {radius} (how far the city reaches from its centre)'),
+      correctedPlain: template('The same for a city of unknown size, {place}'),
+      correctedUnverified: template('The same for a name the city search could not check, {place}'),
+      ipDetails: text('After a correction: summary of the disclosure holding what the IP address says and its accuracy'),
+      fromIp: template('First line of that disclosure, {place} (the IP-based place)'),
     }).describe('The one sentence the hero says about where the address is (src/lib/accuracy-sentence.ts picks one)'),
     torExit: text('Verdict badge when the address is a listed Tor exit'),
     privateRelay: text('Verdict badge when the address is an iCloud Private Relay egress'),
@@ -98,6 +109,7 @@ export const lookupTextSchema = z.strictObject({
     tooltip: text('Tooltip of the accuracy circle'), note: template('Text under the map, {radius}'),
     reserved: template('Shown instead of a map for special-purpose addresses, {kind}'), loading: text('Placeholder until the map loads'),
     correctedTooltip: text('Tooltip of the circle once the visitor chose their city'),
+    correctedNote: template('Text under the map once the visitor chose a city of known size, {place} and {radius} (how far the city reaches)'),
   }),
   verification: z.strictObject({
     title: text('Heading of the verification card'), intro: text('What the card is for'),
@@ -119,10 +131,15 @@ export const lookupTextSchema = z.strictObject({
     noScript: text('Shown instead of the card without JavaScript'),
   }),
   vpnPanel: z.strictObject({
-    headlines: z.strictObject({ vpnDetected: text('VPN detected'), highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise') }),
+    headlines: z.strictObject({ highRisk: text('Risk high'), moderateRisk: text('Risk medium'), protect: text('Otherwise, and before the record is known') })
+      .describe('Headline when nothing was detected, by risk (src/lib/vpn-panel.ts, panelUrgency)'),
     urgencyLabels: z.strictObject({ low: text('Low urgency'), medium: text('Medium urgency'), high: text('High urgency') }),
-    urgencyReasons: z.strictObject({ vpnDetected: text('Why, when a VPN is detected'), highRisk: text('Why, when the risk is high'), moderateRisk: text('Why, when the risk is medium'), protect: text('Why, otherwise') })
+    urgencyReasons: z.strictObject({ highRisk: text('Why, when the risk is high'), moderateRisk: text('Why, when the risk is medium'), protect: text('Why, otherwise') })
       .describe('The urgency in plain words, shown beside its label (the spec fixes the labels), by headline'),
+    general: text('Why, before the record is known: the server HTML of /ip-4, and the page without JavaScript'),
+    kinds: z.strictObject({
+      tor: detectedText, relay: detectedText, vpn: detectedText, proxy: detectedText, hosting: detectedText, suspected: detectedText,
+    }).describe('The panel when something was detected (src/lib/vpn-panel.ts, panelKind): Tor, Private Relay, a VPN, an open proxy, a hosting network, or a verdict from other signs'),
     categoryIntros: z.strictObject({ security: text('Intro of security offers'), streaming: text('Intro of streaming offers'), privacy: text('Intro of privacy offers') }),
     recommended: text('Label of the first offer of the category'),
     visit: template("Link text to the provider's site, {name}"), source: text("Label before a dated claim's source and its date"),
@@ -144,7 +161,11 @@ export const lookupTextSchema = z.strictObject({
     activityValues: text('Disclosure with the chart\'s values as a table'), activityUnit: text('Column of the values table'),
     accuracyTitle: text('Heading of the measured accuracy'), accuracyIntro: text('Where the accuracy figures come from'),
     accuracyNone: text('No corrections in the period'), accuracyAll: text('Row of all network types'),
-    corrections: text('Column: corrections'), accuracyNetworks: text('Column: networks the accuracy figures rest on'),
+    accuracyCounts: template('Under each row\'s name: what its figures rest on, {corrections} and {networks}'),
+    networkTypes: z.strictObject({
+      residential: text('Home broadband'), mobile: text('Mobile carriers'), business: text("Companies' own networks"),
+      datacenter: text('Hosting, cloud or CDN'), private: text('Private and other special-purpose addresses'), other: text('Networks of no known kind'),
+    }).describe('The accuracy table\'s network types in words (the record\'s network_type values)'),
     accuracyMethod: text('One sentence under the accuracy table: how corrections become figures (src/server/storage/queries.ts, ACCURACY)'),
     median: text('Column: median distance'), p90: text('Column: 90th percentile distance'),
     km: template('A distance, {km}'),

@@ -11,7 +11,7 @@ export const offersSchema = z.strictObject({
   features: z.array(z.string()).min(1),
   // No price, rating, server or country count: they change every few months and had no
   // source. A claim that can go stale (an audit) names its dated source.
-  icon: z.string().describe('An emoji shown beside the name'),
+  icon: z.enum(['shield', 'lock', 'play']).describe('The outline icon beside the name (an inline SVG drawn by VpnPanel.tsx; no emoji, which needs an emoji font)'),
   website: z.url({ protocol: /^https$/ }).describe("The provider's own site, linked when there is no affiliate link"),
   source: z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() }).optional()
     .describe('Where the dated claims among the features come from, and the date of that source'),

@@ -19,7 +19,7 @@ const copy = JSON.parse(readFileSync('content/site/accuracy-copy.json', 'utf8'))
   rows: Record<string, string>; cells: Record<string, string>; noRadius: string; cellsCaption: string; chartCaption: string;
   selfReported: { heading: string; none: string; unavailable: string };
 };
-const tableText = (JSON.parse(readFileSync('content/site/lookup-text.json', 'utf8')) as { analytics: { accuracyMethod: string } }[])[0]!.analytics;
+const tableText = (JSON.parse(readFileSync('content/site/lookup-text.json', 'utf8')) as { analytics: { accuracyMethod: string; networkTypes: Record<string, string> } }[])[0]!.analytics;
 
 let server: RunningServer;
 let browser: Browser;
@@ -112,12 +112,16 @@ describe("visitors' self-reported accuracy on /trust", () => {
       await page.waitForSelector('[data-testid="self-reported-accuracy"]:is([data-state="loaded"], [data-state="unavailable"])');
       return section().getByRole('table').count();
     }, { timeout: 15_000 }).toBe(1);
-    const rows = await section().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent?.trim())));
+    // Each row: its name (the network type in words), what it rests on, the median and 90th percentile.
+    const rows = await section().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].flatMap((c) =>
+      (c as HTMLElement).innerText.split(/\s*\n\s*/))));
     // Median of three networks is the middle one; the 90th percentile by nearest rank is the largest.
     const km = (value: number) => `${formatDistance(value)} km`;
+    const typeName = tableText.networkTypes[made[0]!.network_type];
+    expect(typeName).toBeTruthy();
     expect(rows).toEqual([
-      ['All networks', '3', '3', km(distances[1]!), km(distances[2]!)],
-      [made[0]!.network_type, '3', '3', km(distances[1]!), km(distances[2]!)],
+      ['All networks', 'Corrections: 3, networks: 3', km(distances[1]!), km(distances[2]!)],
+      [typeName, 'Corrections: 3, networks: 3', km(distances[1]!), km(distances[2]!)],
     ]);
     await expect(section().getByText(tableText.accuracyMethod).isVisible()).resolves.toBe(true);
   });

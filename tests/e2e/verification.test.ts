@@ -94,9 +94,9 @@ describe('the verification tab', () => {
     await toast.waitFor({ state: 'detached', timeout: 5000 });
     expect(Date.now() - shownAt).toBeGreaterThan(2000);
 
-    // Hero, badges, location card and the card's own line show the chosen place, marked.
+    // Hero, its sentence, location card and the card's own line show the chosen place, marked as the visitor's.
     await expect(place(page)).resolves.toBe('Munich, Bavaria, GermanyCorrected by you');
-    await expect(page.locator('[data-badge="corrected"]').textContent()).resolves.toBe('Location corrected by you');
+    await expect(page.getByTestId('accuracy').textContent()).resolves.toMatch(/^In Munich, the city you chose \(it reaches about \d+ km from its centre\)$/);
     await expect(page.getByTestId('verification-place').textContent()).resolves.toBe('Munich, Bavaria, Germany');
 
     // The map moves to Munich, and its popup says so.
@@ -117,7 +117,7 @@ describe('the verification tab', () => {
     await page.getByRole('button', { name: 'Undo correction' }).focus();
     await page.keyboard.press('Enter');
     await expect(place(page)).resolves.not.toContain('Munich');
-    await expect(page.locator('[data-badge="corrected"]').count()).resolves.toBe(0);
+    await expect(page.getByTestId('accuracy').textContent()).resolves.not.toContain('the city you chose');
     await page.reload();
     await hydrated(page);
     await expect(place(page)).resolves.not.toContain('Corrected by you');

@@ -1,6 +1,8 @@
 /**
- * Measured location accuracy: corrections, the networks they come from, and the median and
- * 90th-percentile distance over those networks, overall and per network type, with the method.
+ * Measured location accuracy: the median and 90th-percentile distance over the networks
+ * the corrections come from, overall and per network type (named in words, not by the
+ * stored key), each row saying how many corrections and networks it rests on; then the
+ * method. Three columns, so it fits a phone without scrolling.
  */
 import type { Dashboard } from '../../lib/analytics.ts';
 import { formatCount, formatKm } from '../../lib/analytics-format.ts';
@@ -8,14 +10,16 @@ import { fillTemplate } from '../../lib/fill-template.ts';
 import type { AnalyticsText } from './text.ts';
 
 type Accuracy = Dashboard['accuracy'];
+type Group = Omit<Accuracy, 'byNetworkType'>;
 
 /** `level`: heading level of the title (4 inside the analytics tab, 3 under a page section). */
 export function AccuracyTable({ accuracy, text, level = 4 }: { accuracy: Accuracy; text: AnalyticsText; level?: 3 | 4 }) {
   const Heading = `h${level}` as const;
   const km = (value: number | null) => (value === null ? '' : fillTemplate(text.km, { km: formatKm(value) }));
-  const rows: [string, Omit<Accuracy, 'byNetworkType'>][] = [
+  const types: Record<string, string> = text.networkTypes;
+  const rows: [string, Group][] = [
     [text.accuracyAll, accuracy],
-    ...accuracy.byNetworkType.map((g) => [g.networkType, g] as [string, Omit<Accuracy, 'byNetworkType'>]),
+    ...accuracy.byNetworkType.map((g): [string, Group] => [types[g.networkType] ?? g.networkType, g]),
   ];
   return (
     <div className="card accuracy">
@@ -25,14 +29,16 @@ export function AccuracyTable({ accuracy, text, level = 4 }: { accuracy: Accurac
         <>
           <table>
             <thead>
-              <tr><th scope="col"><span className="visually-hidden">{text.columns.network}</span></th>
-                <th scope="col">{text.corrections}</th><th scope="col">{text.accuracyNetworks}</th>
-                <th scope="col">{text.median}</th><th scope="col">{text.p90}</th></tr>
+              <tr><th scope="col">{text.columns.network}</th><th scope="col">{text.median}</th><th scope="col">{text.p90}</th></tr>
             </thead>
             <tbody>
               {rows.map(([name, g]) => (
-                <tr key={name}><th scope="row">{name}</th><td>{formatCount(g.corrections)}</td><td>{formatCount(g.networks)}</td>
-                  <td>{km(g.medianKm)}</td><td>{km(g.p90Km)}</td></tr>
+                <tr key={name}>
+                  <th scope="row">{name}{' '}<span className="group-counts">
+                    {fillTemplate(text.accuracyCounts, { corrections: formatCount(g.corrections), networks: formatCount(g.networks) })}
+                  </span></th>
+                  <td>{km(g.medianKm)}</td><td>{km(g.p90Km)}</td>
+                </tr>
               ))}
             </tbody>
           </table>

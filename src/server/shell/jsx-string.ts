@@ -66,6 +66,18 @@ function attributes(props: Props): string {
   return out;
 }
 
+/** SVG elements the islands draw (an icon): supported with the attributes React writes as they are. */
+const SVG = new Set(['svg', 'path']);
+/** Of SVG's camelCase attributes React renames most (strokeWidth: stroke-width); these it keeps. */
+const SVG_CAMEL = new Set(['className', 'viewBox']);
+
+/** Throws for an SVG attribute React would rename: style strokes and fills in CSS instead. */
+function svgAttributesOnly(type: string, props: Props): void {
+  for (const name in props) {
+    if (/[A-Z]/.test(name) && !SVG_CAMEL.has(name) && !SKIP.has(name)) throw new Error(`jsx-string: <${type} ${name}> is not supported`);
+  }
+}
+
 /** The HTML being built, and whether the last thing in it was text (React separates adjacent texts with `<!-- -->`). */
 interface Out { html: string; text: boolean }
 
@@ -90,9 +102,10 @@ function render(node: unknown, out: Out): void {
   if (typeof type === 'function') return render(type(props), out);
   if (typeof type !== 'string') throw new Error('jsx-string: unsupported element type');
   if (type === 'select' || type === 'option' || type === 'textarea' || type === 'input' || type === 'script' || type === 'style'
-    || type === 'title' || type === 'link' || type === 'meta' || type === 'svg' || type === 'html' || type === 'head' || type === 'body') {
+    || type === 'title' || type === 'link' || type === 'meta' || type === 'html' || type === 'head' || type === 'body') {
     throw new Error(`jsx-string: <${type}> is not supported`);
   }
+  if (SVG.has(type)) svgAttributesOnly(type, props);
   out.html += `<${type}${attributes(props)}${VOID.has(type) ? '/>' : '>'}`;
   out.text = false;
   if (VOID.has(type)) return;
