@@ -204,6 +204,24 @@ describe('gzip of a shell page', () => {
     for (const lookup of [a, b, a, b, a]) expect(gunzipSync(shell.fill(lookup, true))).toEqual(shell.fill(lookup, false));
   });
 
+  it('drives node\'s zlib stream here, and says once when it cannot, compressing right all the same', () => {
+    expect(new PageGzip(2).kept).toBe(true);
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      // A stream without node's internals, as a future node might make it.
+      const changed = [new PageGzip(2, () => ({})), new PageGzip(6, () => ({}))];
+      expect(changed.map((g) => g.kept)).toEqual([false, false]);
+      const page = Buffer.from('<p>a page</p>'.repeat(50));
+      for (const gzip of changed) expect(gunzipSync(gzip.gzip(page))).toEqual(page);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^page gzip: node's zlib stream no longer drives as .*gzipSync instead/);
+  });
+
   it('compresses pages through one open stream, each standing alone, whatever their size', () => {
     const gzip = new PageGzip(2);
     // 150 KB that barely compresses: more than the 64 KB output buffer holds at once.
@@ -257,7 +275,7 @@ describe('a page the shell cannot reproduce is refused', () => {
   });
 
   it('a page that did not render', () => {
-    expect(() => PageShell.compile({ status: 500, headers: {}, html: '' }, lookupOf('8.8.8.8'), bundle)).toThrow(/answered 500/);
+    expect(() => PageShell.compile({ status: 500, headers: {}, html: '', ended: true }, lookupOf('8.8.8.8'), bundle)).toThrow(/answered 500/);
   });
 });
 

@@ -5,8 +5,9 @@
  * at a fast level. Each page is deflated to a full flush (byte-aligned, and the history
  * reset, so the next page refers to nothing of this one), an empty final block ends it,
  * and the gzip header and trailer go around it. The stream is driven as node:zlib's own
- * synchronous path drives it; should that change, the check in the constructor fails and
- * every page goes through gzipSync instead.
+ * synchronous path drives it; should that change, the check in the constructor fails, every
+ * page goes through gzipSync instead, and the log says so once (the pages stay right; only
+ * the gain is lost).
  */
 import { constants, crc32, createDeflateRaw, gunzipSync, gzipSync } from 'node:zlib';
 
@@ -18,20 +19,35 @@ const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
 /** An empty final block (fixed Huffman, end of block): ends a deflate stream of flushed parts. */
 const FINAL = Buffer.from([3, 0]);
 
+/** Said once per process, however many levels fall back. */
+let fallbackSaid = false;
+
 export class PageGzip {
   readonly #level: number;
   readonly #out = Buffer.allocUnsafe(64 * 1024);
   #stream: ZlibInternals | undefined;
 
-  constructor(level: number) {
+  /** `open` makes the raw deflate stream (tests hand one that is not node's). */
+  constructor(level: number, open: (level: number) => unknown = (l) => createDeflateRaw({ level: l })) {
     this.#level = level;
+    let why = 'a page and its copy did not come back as they went in';
     try {
-      this.#stream = createDeflateRaw({ level }) as unknown as ZlibInternals;
+      this.#stream = open(level) as ZlibInternals;
       const probe = Buffer.from('<p class="probe">probe, probe</p>');
       if (!gunzipSync(Buffer.concat([this.#wrap(probe), this.#wrap(probe)])).equals(Buffer.concat([probe, probe]))) this.#stream = undefined;
-    } catch {
+    } catch (error) {
+      why = (error as Error).message;
       this.#stream = undefined;
     }
+    if (!this.#stream && !fallbackSaid) {
+      fallbackSaid = true;
+      console.warn(`page gzip: node's zlib stream no longer drives as src/server/shell/page-gzip.ts expects (${why}); pages are compressed with gzipSync instead, a little slower`);
+    }
+  }
+
+  /** Whether pages go through the kept stream (false: gzipSync). */
+  get kept(): boolean {
+    return this.#stream !== undefined;
   }
 
   /** The gzip file of `page`. */
