@@ -27,6 +27,9 @@ export default defineConfig({
     sitemap({
       // Only prerendered, indexable pages: `/` is on demand but is the product itself.
       filter: (page) => !NOT_INDEXED.some((p) => new URL(page).pathname === p),
+      // On demand too, and indexable: the hub of the network pages. The networks' own pages
+      // are in sitemap-networks.xml, which the build writes from the data (scripts/build-network-index.ts).
+      customPages: [new URL('/networks', SITE).href],
     }),
   ],
   security: {

@@ -6,10 +6,10 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import path from 'node:path';
 
-const OUTPUTS = ['dist/server/entry.mjs', 'dist/data/asn-index.bin', 'dist/data/city-index.bin'];
+const OUTPUTS = ['dist/server/entry.mjs', 'dist/data/asn-index.bin', 'dist/data/network-index.bin', 'dist/data/city-index.bin'];
 /** What `npm run build` reads. Tests are not part of it. */
 const SOURCES = ['src', 'content', 'public', 'astro.config.mjs', 'scripts/postbuild.mjs', 'scripts/build-asn-index.ts',
-  'scripts/build-city-index.ts', 'tsconfig.json', 'package-lock.json'];
+  'scripts/build-network-index.ts', 'scripts/build-city-index.ts', 'tsconfig.json', 'package-lock.json'];
 const isTest = (file) => /\.test\.tsx?$/.test(file);
 
 /** The newest source file at or under `entry`, as [mtimeMs, path]. */

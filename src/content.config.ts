@@ -9,6 +9,7 @@ import { link } from './schemas/shared.ts';
 import { citiesSchema, ispsSchema, toolsSchema, guidesSchema, blogSchema } from './schemas/landing.ts';
 import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema } from './schemas/site-lists.ts';
 import { lookupTextSchema, lookupPagesSchema, privacyChecklistSchema } from './schemas/lookup-copy.ts';
+import { networkPagesSchema } from './schemas/network-copy.ts';
 import { ipToolsSchema, internationalCopySchema, performanceCopySchema, webVitalsSchema, benchmarksSchema, accuracySchema, accuracyCopySchema } from './schemas/page-copy.ts';
 
 /** A glob loader over one folder of `content/`: the id is the file name without extension. */
@@ -47,6 +48,7 @@ export const collections = {
   stats: defineCollection({ loader: inFileOrder('content/site/stats.json'), schema: statsSchema }),
   lookupText: defineCollection({ loader: file('content/site/lookup-text.json'), schema: lookupTextSchema }),
   lookupPages: defineCollection({ loader: file('content/site/lookup-pages.json'), schema: lookupPagesSchema }),
+  networkPages: defineCollection({ loader: file('content/site/network-pages.json'), schema: networkPagesSchema }),
   privacyChecklist: defineCollection({ loader: file('content/site/privacy-checklist.json'), schema: privacyChecklistSchema }),
   internationalCopy: defineCollection({ loader: file('content/site/international.json'), schema: internationalCopySchema }),
   ipTools: defineCollection({ loader: file('content/site/ip-tools.json'), schema: ipToolsSchema }),

@@ -70,11 +70,24 @@ describe('the last resort, with page renders that answer nothing', () => {
     expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([`no answer in ${DEADLINE_MS} ms: GET ${path}: answered 503`]);
   });
 
-  it.each(['/stalls-midway', '/stops-midway'])('closes the connection of an answer %s, which can no longer be replaced', async (path) => {
-    const answer = await rawExchange(portOf(server), get(path));
-    expect(answer.status).toBe(200);
-    expect(answer.closed).toBe(true);
-    expect(answer.complete).toBe(false);
+  // A page is rendered whole before any of it is sent (src/server/shell/rendered-answer.ts), so a
+  // render that stops or stalls midway can still be answered in full.
+  it('answers a render that stalls midway with the 503 of the deadline, none of the half page', async () => {
+    errors.mockClear();
+    const answer = await rawExchange(portOf(server), get('/stalls-midway'));
+    expect(answer.status).toBe(503);
+    expect(answer.complete).toBe(true);
+    expect(answer.body.toString()).not.toContain('<!doctype html>');
+    expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([`no answer in ${DEADLINE_MS} ms: GET /stalls-midway: answered 503`]);
+  });
+
+  it('answers a render that stops midway with a 500, logged, none of the half page', async () => {
+    errors.mockClear();
+    const answer = await rawExchange(portOf(server), get('/stops-midway'));
+    expect(answer.status).toBe(500);
+    expect(answer.complete).toBe(true);
+    expect(answer.body.toString()).not.toContain('<!doctype html>');
+    expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringMatching(/^request failed: GET \/stops-midway: Error: the render of \/stops-midway stopped before its end/)]);
   });
 });
 

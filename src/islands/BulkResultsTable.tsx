@@ -1,7 +1,8 @@
 /** The bulk lookup's results: one row per address, the API's message on rows that failed. */
 import type { BulkResult } from '../lib/bulk.ts';
 import { networkTypeLabel } from '../lib/badges.ts';
-import { asnOf, networkOf } from '../lib/ip-info-format.ts';
+import { networkOf } from '../lib/ip-info-format.ts';
+import AsnLink from './AsnLink.tsx';
 import { placeLine } from '../lib/place-line.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import type { ToolsCopy } from './copy.ts';
@@ -31,7 +32,7 @@ export default function BulkResultsTable({ results, copy }: Props) {
                   <>
                     <td>{placeLine(row.data) || unknown}</td>
                     <td>{networkOf(row.data, unknown)}</td>
-                    <td>{asnOf(row.data, unknown)}</td>
+                    <td><AsnLink info={row.data} unknown={unknown} /></td>
                     <td>{networkTypeLabel(row.data.network_type)}</td>
                     <td>{row.data.vpn_detected ? copy.vpnYes : copy.vpnNo}</td>
                   </>

@@ -5,7 +5,9 @@
  */
 import { verdictKey } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
+import type { ReactNode } from 'react';
 import { formatCoordinates } from '../lib/place-line.ts';
+import { asnPath } from '../lib/asn.ts';
 import PrivacyFlags from './PrivacyFlags.tsx';
 import type { InitialRecord } from './page-record.ts';
 import { useLookup } from './use-lookup.ts';
@@ -21,7 +23,8 @@ interface Props {
   device?: boolean;
 }
 
-function Card({ title, rows, note }: { title: string; rows: Array<[string, string | null]>; note?: string }) {
+/** A card's rows: label and value; a null value is still loading (a skeleton line). */
+function Card({ title, rows, note }: { title: string; rows: Array<[string, ReactNode]>; note?: string }) {
   return (
     <section className="card detail-card" aria-label={title}>
       <h3>{title}</h3>
@@ -45,9 +48,11 @@ export default function DetailCards({ initial, text = CARD_TEXT, vpn = false, de
   const v = (value: string | undefined) => (data ? (value ?? '') : null);
   const coordinates = r ? formatCoordinates(r.latitude, r.longitude) : undefined;
   const verdict = r ? verdictKey(r) : 'noVpn';
+  // The network's own page (/AS15169), when the record names a network.
+  const asnHref = r && asnPath(r.asn);
   return (
     <div className="detail-cards">
-      <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
+      <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, asnHref ? <a href={asnHref}>{r!.asn}</a> : v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
       {r?.reserved ? (
         <section className="card detail-card" aria-label={text.locationTitle}>
           <h3>{text.locationTitle}</h3>

@@ -1,6 +1,8 @@
 /** The result card of the single-address lookup: place, network, ASN, type, VPN verdict with its reasons and privacy flags, accuracy. */
 import { confidenceBadge, formatAccuracyRadius, networkTypeLabel } from '../lib/badges.ts';
-import { asnOf, networkOf } from '../lib/ip-info-format.ts';
+import type { ReactNode } from 'react';
+import { networkOf } from '../lib/ip-info-format.ts';
+import AsnLink from './AsnLink.tsx';
 import { formatCoordinates, placeLine } from '../lib/place-line.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
@@ -20,12 +22,12 @@ export default function LookupResultCard({ result, query, copy, privacyText }: P
   const info = result.data;
   const { fields, unknown } = copy;
   const score = info.vpn.confidence.toFixed(1);
-  const rows: Array<[string, string]> = [
+  const rows: Array<[string, ReactNode]> = [
     [fields.place, placeLine(info) || unknown],
     [fields.coordinates, formatCoordinates(info.latitude, info.longitude)],
     [fields.timezone, info.timezone],
     [fields.network, networkOf(info, unknown)],
-    [fields.asn, asnOf(info, unknown)],
+    [fields.asn, <AsnLink info={info} unknown={unknown} />],
     [fields.networkType, networkTypeLabel(info.network_type)],
     [fields.accuracy, fillTemplate(copy.accuracyValue, {
       tier: info.accuracy_tier,

@@ -21,6 +21,8 @@ export interface Config {
   asnIndex: string | undefined;
   /** The built city search index (default dist/data/city-index.bin); rebuilt from the place data when missing or damaged. */
   cityIndex: string | undefined;
+  /** The built per-network index (default dist/data/network-index.bin); rebuilt from the ASN and place data when missing, damaged or stale. */
+  networkIndex: string | undefined;
   /** PostgreSQL URL for analytics at scale; SQLite under dataDir when absent. */
   databaseUrl: string | undefined;
   /** Largest request body accepted, in bytes. */
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbipCityDir: env.DBIP_CITY_DIR || undefined,
     asnIndex: env.ASN_INDEX || undefined,
     cityIndex: env.CITY_INDEX || undefined,
+    networkIndex: env.NETWORK_INDEX || undefined,
     databaseUrl,
     bodyLimit: integer(env, 'BODY_LIMIT', 64 * 1024, 1024, 10 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 300, 0, 1_000_000),

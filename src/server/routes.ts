@@ -20,17 +20,22 @@ import { createAnalyticsApi } from './handlers/analytics-api.ts';
 import { Health } from './http/health.ts';
 import { createAnalytics, type Analytics } from './storage/analytics.ts';
 import { createLookupRedirect, isLookupPage, lookupPageLocals } from './handlers/lookup-page.ts';
+import { createAsnApi, createNetworkRedirects, isNetworkPage, NETWORKS_HUB, networkPageLocals, networksHubLocals } from './handlers/asn-api.ts';
+import { loadNetworkIndex, type NetworkIndexHandle } from './networks/load.ts';
+import { dbipCityFiles } from './lookup/sources.ts';
 
 export interface Routes {
   engine: Engine;
   /** The city search index (loading in the background at first). */
   cities: CityIndexHandle;
+  /** The per-network index behind `/AS{n}`, `/networks` and `/api/asn` (loading in the background at first). */
+  networks: NetworkIndexHandle;
   /** Records lookups and corrections (a CorrectionRecorder); closed at shutdown. */
   analytics: Analytics;
   handlers: Handler[];
-  /** The on-demand pages: `/` and `/ip-2` (the visitor's record) and each address's `/lookup/{ip}`. */
+  /** The on-demand pages: `/` and `/ip-2` (the visitor's record), each address's `/lookup/{ip}`, each network's `/AS{n}` and `/networks`. */
   isPage: (path: string) => boolean;
-  pageLocals: (req: AppRequest) => App.Locals;
+  pageLocals: (req: AppRequest) => App.Locals | Promise<App.Locals>;
   /** The pages' own rate limit (PAGE_RATE_LIMIT), asked before a page is looked up; undefined when off. */
   pageLimit: PageLimit | undefined;
   health: Health;
@@ -52,6 +57,15 @@ function cityIndexState(cities: CityIndexHandle): string {
   return rebuilt ? `${state} (rebuilt: ${rebuilt})` : state;
 }
 
+/** The network index's state for /healthz, as the city index's. */
+function networkIndexState(networks: NetworkIndexHandle): string {
+  const current = networks.current();
+  if (current instanceof Error) return `missing (${current.message})`;
+  const rebuilt = networks.rebuiltBecause();
+  const state = current === undefined ? 'loading' : `ok (${current.size} networks)`;
+  return rebuilt ? `${state} (rebuilt: ${rebuilt})` : state;
+}
+
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
   const engine = await createEngine({
@@ -59,6 +73,9 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
     dataDir: config.dataDir, lists: config.lists,
   });
   const cities = loadCityIndex({ distDir, file: config.cityIndex });
+  const places = (() => { try { return dbipCityFiles(config.dataDir, config.dbipCityDir); } catch (error) { return error as Error; } })();
+  const networks = loadNetworkIndex({ asn: engine.data.asn, places, distDir, file: config.networkIndex });
+  const lists = engine.data.lists;
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
@@ -66,11 +83,13 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   return {
     engine,
     cities,
+    networks,
     analytics,
     health: new Health().register('analytics', () => analytics.health()).note(() => [
       `rate-limit: ${store ? store.state() : 'off'}`,
       ...engine.dataStates().map(([name, state]) => `data ${name}: ${state}`),
       `data city index: ${cityIndexState(cities)}`,
+      `data network index: ${networkIndexState(networks)}`,
     ]),
     handlers: [
       withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
@@ -78,16 +97,21 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createCitiesApi(cities),
         createCorrectionsApi(engine, analytics),
         createAnalyticsApi(analytics, config.analytics.token),
+        createAsnApi(networks, lists),
+        // Last: it answers every other /api/ path with its 404.
         createApi(engine, config.client, record),
       ]),
       createLookupRedirect(),
+      createNetworkRedirects(),
     ],
-    isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path),
+    isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path) || isNetworkPage(path) || path === NETWORKS_HUB,
     pageLimit: createPageLimit({ perMinute: config.pageRateLimit, store }),
     // `/` and `/ip-2` show the caller's own record (recorded, as the API's is); an address's
     // page is about that address and is not recorded, as /api/lookup/{ip} is not.
     pageLocals: (req) => {
       if (isLookupPage(req.path)) return lookupPageLocals(engine, config.client, req);
+      if (isNetworkPage(req.path)) return networkPageLocals(networks, lists, config.client, req);
+      if (req.path === NETWORKS_HUB) return networksHubLocals(networks, config.client, req);
       const lookup = engine.lookup(req.clientIp, { headers: req.headers });
       record(req, lookup.data);
       return { clientIp: req.clientIp, lookup, clientConfig: config.client };

@@ -1,10 +1,10 @@
-/** axe over every URL in the built sitemap, plus the 404 page: zero violations, one test per page. */
+/** axe over every URL in the built sitemap, the network pages' cases and the 404 page: zero violations, one test per page. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { builtSitemapPaths, launchBrowser, NETWORK_PAGES, startServer, type RunningServer } from '../support/browser-harness.ts';
 
-const PATHS = [...builtSitemapPaths(), '/this-page-does-not-exist'];
+const PATHS = [...builtSitemapPaths(), ...NETWORK_PAGES, '/this-page-does-not-exist'];
 
 let server: RunningServer;
 let browser: Browser;

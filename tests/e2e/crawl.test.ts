@@ -1,17 +1,21 @@
 /**
  * Crawls the built site from `/` and the sitemap: every internal link and asset answers
  * 200, every indexable page has unique search metadata and valid structured data, and
- * the sitemap lists exactly the indexable pages the crawl found.
+ * the sitemap lists exactly the indexable pages the crawl found. The networks' own sitemap
+ * (sitemap-networks.xml, 3,000 of the 90,000 network pages) is crawled by a sample: every
+ * network page has the same template, and its data's edge cases are tests/asn-api.test.ts's.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { isNetworkPage, sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
 import { crawl, type Fetched } from '../support/crawler.ts';
 import { structuredDataProblems } from '../support/structured-data.ts';
 
 /** Unknown slugs under each content route: deliberate 404s (no page built, no redirect). */
 const PROBES = ['/ip-lookup/atlantis', '/isp/no-such-isp', '/tool/no-such-tool', '/guide/no-such-guide',
-  '/blog/no-such-post', '/ip-lookup', '/tool', '/blog/what-is-my-ip-address-complete-guide/extra'];
+  '/blog/no-such-post', '/ip-lookup', '/tool', '/blog/what-is-my-ip-address-complete-guide/extra', '/AS4294967295'];
+/** How many of the networks' sitemap are crawled: its first (the largest) and a spread of the rest. */
+const NETWORK_SAMPLE = 30;
 /** Pages other branches build; until merged they are absent from this build and may 404, never after. */
 // (/ip-2 is rendered per request, like /, so it has no file to look for.)
 const ELSEWHERE = ['/ip-3', '/ip-4', '/performance'].filter((p) => !existsSync(`dist/client${p}.html`));
@@ -22,7 +26,8 @@ const REQUIRED_TYPES: Array<[RegExp, string[]]> = [
   [/^\/blog\/[^/]+$/, ['Article', 'BreadcrumbList']],
   [/^\/guide\/[^/]+$/, ['HowTo', 'BreadcrumbList']],
   [/^\/(?:ip-lookup|isp)\/[^/]+$/, ['WebPage', 'BreadcrumbList']],
-  [/^\/(?:tools|cities|isps|guides|blog)$/, ['CollectionPage', 'BreadcrumbList']],
+  [/^\/(?:tools|cities|isps|guides|blog|networks)$/, ['CollectionPage', 'BreadcrumbList']],
+  [/^\/AS\d+$/, ['WebPage', 'Organization', 'BreadcrumbList']],
   [/^\/seo-insights$/, ['HowTo', 'FAQPage']],
   [/^\/trust$/, ['AboutPage']],
   [/^\/international$/, ['WebPage']],
@@ -33,12 +38,17 @@ let pages: Map<string, Fetched>;
 /** Indexable pages reachable by links from `/` alone. */
 let linkedFromHome: string[];
 let sitemap: string[];
+/** The networks' sitemap, apart: it lists the largest networks, not every page a link reaches. */
+let networkSitemap: string[];
 beforeAll(async () => {
   server = await startServer();
-  sitemap = await sitemapPaths(server.url);
+  const all = await sitemapPaths(server.url);
+  sitemap = all.filter((p) => !isNetworkPage(p));
+  networkSitemap = all.filter((p) => isNetworkPage(p));
   pages = await crawl(server.url, ['/']);
   linkedFromHome = indexable().map((p) => p.path);
-  await crawl(server.url, [...sitemap, ...PROBES], pages);
+  const sample = networkSitemap.filter((_, i) => i % Math.ceil(networkSitemap.length / NETWORK_SAMPLE) === 0);
+  await crawl(server.url, [...sitemap, ...sample, ...PROBES], pages);
 }, 120_000);
 afterAll(async () => { await server?.stop(); });
 
@@ -110,9 +120,22 @@ describe('the crawled site', () => {
     expect(problems).toEqual([]);
   });
 
-  it('lists in the sitemap exactly the indexable pages reachable by links from /', () => {
+  it('lists in the sitemap exactly the indexable pages reachable by links from /, networks apart', () => {
+    const pagesOnly = (paths: string[]) => paths.filter((p) => !isNetworkPage(p)).sort();
     expect(new Set(sitemap).size).toBe(sitemap.length);
-    expect([...sitemap].sort()).toEqual(linkedFromHome.sort());
-    expect(indexable().map((p) => p.path).sort()).toEqual(linkedFromHome.sort());
+    expect([...sitemap].sort()).toEqual(pagesOnly(linkedFromHome));
+    expect(pagesOnly(indexable().map((p) => p.path))).toEqual(pagesOnly(linkedFromHome));
+  });
+
+  it('lists the 3,000 largest networks in their own sitemap, the networks on /networks among them', () => {
+    expect(networkSitemap).toHaveLength(3000);
+    expect(new Set(networkSitemap).size).toBe(networkSitemap.length);
+    const onHub = pages.get('/networks')!.refs.filter((r) => isNetworkPage(r));
+    expect(onHub.length).toBeGreaterThan(50);
+    expect(onHub.filter((p) => !networkSitemap.includes(p))).toEqual([]);
+    // Every network page reached, by a link or from the sample, is indexable.
+    const networks = [...pages.values()].filter((p) => isNetworkPage(p.path) && p.status === 200);
+    expect(networks.length).toBeGreaterThan(NETWORK_SAMPLE);
+    expect(networks.filter((p) => p.meta?.noindex).map((p) => p.path)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { builtSitemapPaths, hydrated, launchBrowser, NETWORK_PAGES, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -25,7 +25,7 @@ it('uses the dark palette when the system asks for it', async () => {
   await page.close();
 });
 
-it.each([...builtSitemapPaths(), '/lookup/1.1.1.1', '/this-page-does-not-exist'])('finds no accessibility violations, contrast included, on %s in the dark theme', async (path) => {
+it.each([...builtSitemapPaths(), ...NETWORK_PAGES, '/lookup/1.1.1.1', '/this-page-does-not-exist'])('finds no accessibility violations, contrast included, on %s in the dark theme', async (path) => {
   const page = await dark.newPage();
   try {
     await page.goto(server.url + path, { waitUntil: 'load' });

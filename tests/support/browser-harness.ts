@@ -122,6 +122,16 @@ export async function visitorRecord(url: string): Promise<{ expected: LookupResp
   return { expected, timezoneId: expected.data.timezone.includes('/') ? expected.data.timezone : undefined };
 }
 
+/**
+ * Network pages (/AS{n}), one per way the template shows a network: the largest (the most
+ * addresses and long lists), the longest name, the most IPv6 prefixes, one without IPv4 (placed
+ * by /48s), and the 404 and 400 pages. The browser tests check these rather than the 3,000
+ * the networks' sitemap lists, which all share the template.
+ */
+export const NETWORK_PAGES = ['/AS16509', '/AS329180', '/AS200142', '/AS23910', '/AS4294967295', '/ASxyz'];
+/** A path in the networks' sitemap. */
+export const isNetworkPage = (path: string): boolean => /^\/AS\d+$/.test(path);
+
 /** Paths the build's sitemap lists, read from dist at collection time so each page can be its own test. */
 export function builtSitemapPaths(): string[] {
   const dir = 'dist/client';

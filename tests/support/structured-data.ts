@@ -33,6 +33,10 @@ const RULES: Record<string, (n: Node) => string[]> = {
   FAQPage: (n) => (Array.isArray(n.mainEntity) && n.mainEntity.length > 0 && n.mainEntity.every((q) =>
     isObject(q) && q['@type'] === 'Question' && text(q.name) && isObject(q.acceptedAnswer) && text(q.acceptedAnswer.text))
     ? [] : ['mainEntity']),
+  Organization: (n) => [
+    ...(text(n.name) ? [] : ['name']),
+    ...(isObject(n.identifier) && text(n.identifier.value) ? [] : ['identifier']),
+  ],
   BreadcrumbList: (n) => (Array.isArray(n.itemListElement) && n.itemListElement.length > 1 && n.itemListElement.every((c, i) =>
     isObject(c) && c.position === i + 1 && text(c.name) && absoluteUrl(c.item))
     ? [] : ['itemListElement']),

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { articleLd, breadcrumbListLd, faqPageLd, howToLd, serializeJsonLd, softwareApplicationLd, webPageLd, type JsonLd } from './json-ld.ts';
+import { articleLd, breadcrumbListLd, faqPageLd, howToLd, organizationLd, serializeJsonLd, softwareApplicationLd, webPageLd, type JsonLd } from './json-ld.ts';
 import { structuredDataProblems } from '../../../tests/support/structured-data.ts';
 
 const URL_ = 'https://example.test/tool/what-is-my-ip';
 
 describe('JSON-LD builders', () => {
+  it('leaves out the country of an organisation none of whose addresses is placed', () => {
+    expect(organizationLd({ name: 'N', asn: 1, url: URL_, countryCode: null })).not.toHaveProperty('address');
+    expect(organizationLd({ name: 'N', asn: 1, url: URL_ })).not.toHaveProperty('address');
+  });
+
   // Built inside the test, not when the table is: a builder's answer is what is under test.
   it.each<[string, () => JsonLd, Record<string, unknown>]>([
     ['a free networking application', () => softwareApplicationLd({ name: 'What Is My IP', description: 'd', url: URL_, keywords: ['a', 'b'] }),
@@ -29,6 +34,9 @@ describe('JSON-LD builders', () => {
       { '@type': 'Article', articleSection: 'Privacy' }],
     ['a guide\'s how-to with its description and page', () => howToLd({ name: 'Hide', steps: ['One'], time: '5 minutes', description: 'Steps to hide it', url: URL_ }),
       { '@type': 'HowTo', description: 'Steps to hide it', url: URL_, totalTime: 'PT5M' }],
+    ['a network\'s organisation with its AS number and country', () => organizationLd({ name: 'Google LLC', asn: 15169, url: URL_, countryCode: 'US' }),
+      { '@type': 'Organization', name: 'Google LLC', identifier: { '@type': 'PropertyValue', propertyID: 'ASN', value: 'AS15169' },
+        subjectOf: { '@type': 'WebPage', url: URL_ }, address: { '@type': 'PostalAddress', addressCountry: 'US' } }],
   ])('builds %s with every required field', (_, build, expected) => {
     const block = build();
     expect(block).toMatchObject({ '@context': 'https://schema.org', ...expected });

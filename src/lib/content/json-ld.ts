@@ -70,6 +70,19 @@ export function webPageLd(p: { type?: 'WebPage' | 'CollectionPage' | 'AboutPage'
 }
 
 /**
+ * An organisation known by its network (an autonomous system): its name, its AS number as
+ * the identifier, the country most of its addresses are in when known, and the page about it.
+ */
+export function organizationLd(p: { name: string; asn: number; url: string; countryCode?: string | null }): JsonLd {
+  return {
+    '@context': CONTEXT, '@type': 'Organization', name: p.name,
+    identifier: { '@type': 'PropertyValue', propertyID: 'ASN', value: `AS${p.asn}` },
+    subjectOf: { '@type': 'WebPage', url: p.url },
+    ...(p.countryCode ? { address: { '@type': 'PostalAddress', addressCountry: p.countryCode } } : {}),
+  };
+}
+
+/**
  * JSON text safe inside a `<script>` element: `<` (so no `</script>` or `<!--`) and the
  * line separators U+2028/2029 become escapes; the JSON value is unchanged.
  */

@@ -56,3 +56,29 @@ export async function lookupContent(page: 'home' | 'ip-2' | 'ip-4' | 'lookup') {
   if (!pageCopy) throw new Error(`content/site/lookup-pages.json lacks the entry for ${page}`);
   return { text: t, page: pageCopy.data };
 }
+
+/** The copy of a network's page or of the hub /networks (content/site/network-pages.json); read once, as ispsByAsn. */
+export async function networkCopy<K extends 'network' | 'networks'>(page: K) {
+  const entry = (await networkPages()).get(page);
+  if (!entry) throw new Error(`content/site/network-pages.json lacks the entry for ${page}`);
+  return entry as Extract<typeof entry, { id: K }>;
+}
+const networkPages = once(async () => new Map((await getCollection('networkPages')).map((e) => [e.data.id, e.data])));
+
+/**
+ * ISP pages by AS number, so a network's page can link the provider page that lists it.
+ * Worked out once: the network pages render per request, and the content does not change
+ * while the server runs.
+ */
+export const ispsByAsn = once(async () =>
+  new Map((await getCollection('isps')).flatMap((i) => i.data.asns.map((asn) => [asn, { slug: i.id, name: i.data.name }] as const))));
+
+/** City pages by country code and lowercased name, so a network's top cities can link ours (worked out once, as ispsByAsn). */
+export const citySlugsByPlace = once(async () =>
+  new Map((await getCollection('cities')).map((c) => [`${c.data.countryCode} ${c.data.name.toLowerCase()}`, c.id])));
+
+/** A function that runs `make` on its first call and answers its result from then on. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}

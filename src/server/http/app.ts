@@ -13,8 +13,9 @@ import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppR
 import { oneLine } from '../utils/log.ts';
 import { ANSWER_DEADLINE_MS, watchAnswer } from './answer-deadline.ts';
 import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
-import { flatten, inProcessRequest, NodeHeaders, pageHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
+import { flatten, inProcessRequest, NodeHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
 import type { ShellAnswer } from '../shell/answer.ts';
+import { createRenderedAnswer } from '../shell/rendered-answer.ts';
 import type { PageRenderer } from '../shell/render-capture.ts';
 import type { PageLimit, PageVerdict } from '../rate-limit/limit.ts';
 
@@ -55,9 +56,7 @@ export interface AppListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /**
    * Answers without a socket, as the listener would; `peer` is the socket address the
-   * request comes from (default 127.0.0.1). A page Astro renders per request (one without
-   * a shell, or a `/lookup/{ip}` that is not an address) renders only into node's
-   * response, so it answers 501 here: test it over a socket.
+   * request comes from (default 127.0.0.1).
    */
   request(path: string, init?: RequestInit): Promise<Response>;
 }
@@ -165,18 +164,23 @@ export function createApp(parts: AppParts): AppListener {
     return wire;
   };
 
+  /** A page no shell answers, rendered whole by Astro (../shell/rendered-answer.ts). */
+  const renderWhole = page && createRenderedAnswer(page.render);
+  const rendered = (reply: PageReply, url: string, method: string, headers: AppRequest['headers'], https: boolean) =>
+    renderWhole!(pageTarget(reply.path, url), reply.locals, {
+      method, acceptEncoding: headers.get('accept-encoding'), ifNoneMatch: headers.get('if-none-match'), https, started: reply.started, limitHeaders: reply.headers,
+    });
+
   function send(req: IncomingMessage, res: ServerResponse, reply: Reply, https: boolean): void | Promise<void> {
-    const wire = wireOf(reply, req.method ?? 'GET', req.headers['accept-encoding'], https);
-    if (!wire) {
-      const headers = pageHeaders[https ? 1 : 0];
-      for (const name in headers) res.setHeader(name, headers[name]!);
-      const limitHeaders = (reply as PageReply).headers;
-      for (const name in limitHeaders) res.setHeader(name, limitHeaders[name]!);
-      req.url = pageTarget((reply as PageReply).path, req.url ?? '/');
-      return page!.render(req, res, (reply as PageReply).locals);
-    }
-    res.writeHead(wire.status, wire.headers);
-    res.end(req.method === 'HEAD' ? undefined : wire.body);
+    const method = req.method ?? 'GET';
+    const write = (wire: { status: number; headers: readonly string[] | string[]; body: string | Uint8Array | undefined }) => {
+      res.writeHead(wire.status, wire.headers as string[]);
+      res.end(method === 'HEAD' ? undefined : wire.body);
+    };
+    const wire = wireOf(reply, method, req.headers['accept-encoding'], https);
+    // A render that wrote nothing leaves the answer unmade: the last resort answers it (answer-deadline.ts).
+    if (!wire) return rendered(reply as PageReply, req.url ?? '/', method, new NodeHeaders(req), https).then((page) => { if (page) write(page); });
+    write(wire);
   }
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -221,8 +225,14 @@ export function createApp(parts: AppParts): AppListener {
     } catch (error) {
       reply = failure(error, method, path);
     }
-    const wire = wireOf(reply, method, headers.get('accept-encoding'), forwardedProtoIsHttps(peer, headers, config.trustProxy));
-    return wire ? toResponse(method, wire) : new Response(`The page ${path.split('?')[0]} renders only over a socket.\n`, { status: 501 });
+    const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
+    try {
+      const wire = wireOf(reply, method, headers.get('accept-encoding'), https) ?? await rendered(reply as PageReply, path, method, headers, https)
+        ?? wireOf(notFound(path.split('?')[0]!, { method, acceptEncoding: headers.get('accept-encoding') ?? undefined }), method, undefined, https)!;
+      return toResponse(method, wire);
+    } catch (error) {
+      return toResponse(method, flatten(failure(error, method, path), https));
+    }
   }
 
   return Object.assign(listener, { request });

@@ -287,9 +287,10 @@ function reservedResponse(address: string, parsed: ParsedIp, kind: string, gps: 
  * `distDir`) and returns the engine, with each source's and list's state for /healthz. Never rejects
  * for a missing or broken database: that source is left out, said in one line on stderr.
  */
-export async function createEngine(options: SourceOptions = {}): Promise<Engine & { dataStates(): Array<[string, string]> }> {
+export async function createEngine(options: SourceOptions = {}): Promise<Engine & { dataStates(): Array<[string, string]>; data: Pick<Sources, 'asn' | 'lists'> }> {
   const { sources, problems, states } = await openSources(options);
   if (problems.length > 0) console.warn(`lookup: ${problems.join('; ')}`);
   // The lists change while the process runs, so their lines are read at every call.
-  return Object.assign(engineFrom(sources), { dataStates: () => [...states, ...(sources.lists?.states() ?? [])] });
+  // `data`: the ASN index and the lists themselves, for the network pages (src/server/networks/).
+  return Object.assign(engineFrom(sources), { dataStates: () => [...states, ...(sources.lists?.states() ?? [])], data: { asn: sources.asn, lists: sources.lists } });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OrgTraits, networkTypeOfOrg } from './network-type.ts';
+import { OrgTraits, networkTypeOfOrg, networkTypeWithReason } from './network-type.ts';
 
 describe('network type', () => {
   const orgs = ['Amazon.com, Inc.', 'Google LLC', 'Comcast Cable Communications, LLC', 'T-Mobile USA, Inc.', 'Acme Hosting Ltd',
@@ -43,6 +43,21 @@ describe('network type', () => {
     ['a residential ISP', 7922, 'Comcast Cable Communications, LLC', null],
     ['a VPN brand by its brand alone', 64501, 'NordVPN S.A.', null],
   ])('tells how %s (AS%i) is known as a hosting network', (_, asn, org, by) => expect(traits.hostingBy(asn, id(org))).toBe(by));
+
+  it.each<[string, number, string, ReturnType<typeof networkTypeWithReason>]>([
+    ['AWS, on the curated list', 16509, 'Amazon.com, Inc.', { type: 'datacenter', by: 'asn', word: '' }],
+    ['a listed ASN whatever its name says', 15169, 'Example Hosting', { type: 'business', by: 'asn', word: '' }],
+    ['an unlisted host by the first hosting word of its name', 64500, 'Acme Hosting Ltd', { type: 'datacenter', by: 'name', word: 'hosting' }],
+    ['a VPS seller by our own keyword', 64500, 'Best VPS Ever', { type: 'datacenter', by: 'name', word: 'vps' }],
+    ['a carrier by a mobile word', 64502, 'Example Wireless Co', { type: 'mobile', by: 'name', word: 'wireless' }],
+    ['a university by a business word', 64503, 'State University', { type: 'business', by: 'name', word: 'university' }],
+    ['a broadband ISP by a residential word', 64504, 'Rural Broadband Coop', { type: 'residential', by: 'name', word: 'broadband' }],
+    ['a name with words of two types by the first list', 64505, 'Mobile Hosting', { type: 'datacenter', by: 'name', word: 'hosting' }],
+    ['anything else as other, with no reason', 20712, 'Andrews & Arnold Ltd', { type: 'other', by: null, word: '' }],
+  ])('says why %s has its type', (_, asn, org, expected) => {
+    expect(networkTypeWithReason(asn, org)).toEqual(expected);
+    expect(networkTypeWithReason(asn, org).type).toBe(new OrgTraits([org]).networkType(asn, 0));
+  });
 
   it('gives the same answer before and after an organisation is first seen', () => {
     expect(traits.networkType(64500, id('Acme Hosting Ltd'))).toBe(networkTypeOfOrg('Acme Hosting Ltd'));

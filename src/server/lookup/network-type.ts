@@ -25,11 +25,29 @@ for (const [type, asns] of Object.entries(table.asns) as [Classified, Record<str
   for (const asn of Object.keys(asns)) if (/^\d+$/.test(asn)) BY_ASN.set(Number(asn), type);
 }
 
+/** The first keyword list with a word in the (lower-cased) name, and that word. */
+function keywordOf(lower: string): [Classified, string] | undefined {
+  for (const [type, words] of KEYWORDS) {
+    const word = words.find((w) => lower.includes(w));
+    if (word !== undefined) return [type, word];
+  }
+  return undefined;
+}
+
 /** network_type from the organisation name alone. */
 export function networkTypeOfOrg(org: string): NetworkType {
-  const lower = org.toLowerCase();
-  for (const [type, words] of KEYWORDS) if (words.some((word) => lower.includes(word))) return type;
-  return 'other';
+  return keywordOf(org.toLowerCase())?.[0] ?? 'other';
+}
+
+/** A network's type and what decided it: the curated ASN list, a word of its name (`word`), or nothing. */
+export interface TypeReason { type: NetworkType; by: 'asn' | 'name' | null; word: string }
+
+/** network_type for an ASN and its organisation name, as a lookup gives it, with its reason (a network's page says why). */
+export function networkTypeWithReason(asn: number, org: string): TypeReason {
+  const listed = BY_ASN.get(asn);
+  if (listed) return { type: listed, by: 'asn', word: '' };
+  const found = keywordOf(org.toLowerCase());
+  return found ? { type: found[0], by: 'name', word: found[1] } : { type: 'other', by: null, word: '' };
 }
 
 const TYPES: readonly NetworkType[] = ['datacenter', 'mobile', 'business', 'residential', 'other'];

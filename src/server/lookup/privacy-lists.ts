@@ -47,6 +47,9 @@ const LABELLED: ReadonlySet<PrivacyFlag> = new Set(['vpn', 'proxy', 'hosting']);
 
 interface Loaded { list: RangeList; updated: string }
 
+/** What one list holds of a network: IPv4 addresses, IPv6 /48s, and the list file's date (YYYY-MM-DD). */
+export interface ListCoverage { v4: number; v6: number; updated: string }
+
 export interface ListOptions {
   /** How often each file's stat is polled, ms (0: never; tests set a short one). */
   pollMs?: number;
@@ -98,6 +101,23 @@ export class PrivacyLists {
     for (const [kind, { list, updated }] of this.loaded) {
       const row = parsed.version === 4 ? list.find4(parsed.value) : list.find6(words);
       out[kind] = { listed: row >= 0, service: row >= 0 ? list.label(row) : '', updated };
+    }
+    return out;
+  }
+
+  /**
+   * How much of a network's space each loaded list holds: its IPv4 addresses and its IPv6
+   * /48s on the list, and the list file's date. `ranges4` holds [first, last] pairs,
+   * `ranges6` eight words per range (first, then last), as the network index keeps them.
+   */
+  coverage(ranges4: Uint32Array, ranges6: Uint32Array): Partial<Record<PrivacyFlag, ListCoverage>> {
+    const out: Partial<Record<PrivacyFlag, ListCoverage>> = {};
+    for (const [kind, { list, updated }] of this.loaded) {
+      let v4 = 0;
+      let v6 = 0;
+      for (let k = 0; k < ranges4.length; k += 2) v4 += list.covered4(ranges4[k]!, ranges4[k + 1]!);
+      for (let k = 0; k < ranges6.length; k += 8) v6 += list.covered6(ranges6, k);
+      out[kind] = { v4, v6, updated };
     }
     return out;
   }

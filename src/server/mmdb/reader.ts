@@ -88,6 +88,61 @@ export class MmdbReader {
     return this.resolve(node);
   }
 
+  /**
+   * Visits, in address order, each record that holds part of the IPv4 range [first, last]
+   * (unsigned 32-bit, inclusive) with how many of the range's addresses it holds; NOT_FOUND
+   * stands for addresses no network of the file holds. A record may be visited more than
+   * once (once per /16 its network spans). What a network's page sums its places from.
+   */
+  forEachRecord4(first: number, last: number, visit: (offset: number, addresses: number) => void): void {
+    for (let prefix = first >>> 16; prefix <= last >>> 16; prefix++) {
+      this.walk4(this.jump4[prefix]!, 16, prefix * 65536, first, last, visit);
+    }
+  }
+
+  private walk4(node: number, depth: number, base: number, first: number, last: number, visit: (offset: number, addresses: number) => void): void {
+    const end = base + 2 ** (32 - depth) - 1;
+    if (end < first || base > last) return;
+    if (node >= this.nodeCount) {
+      visit(this.resolve(node), Math.min(end, last) - Math.max(base, first) + 1);
+      return;
+    }
+    const half = 2 ** (31 - depth);
+    this.walk4(this.child(node, 0), depth + 1, base, first, last, visit);
+    this.walk4(this.child(node, 1), depth + 1, base + half, first, last, visit);
+  }
+
+  /**
+   * As forEachRecord4 for the IPv6 range [first, last], counted in blocks of `unitBits`
+   * (48: /48s; a part of a block counts as its fraction). Within one such block only its
+   * first record is read: a block is one site, and this stays a walk of the tree's upper
+   * levels, not of every host route under them.
+   */
+  forEachRecord6(first: bigint, last: bigint, unitBits: number, visit: (offset: number, units: number) => void): void {
+    if (!this.jump6) return;
+    const unitShift = BigInt(128 - unitBits);
+    for (let prefix = Number(first >> 112n); prefix <= Number(last >> 112n); prefix++) {
+      this.walk6(this.jump6[prefix]!, 16, BigInt(prefix) << 112n, first, last, unitBits, unitShift, visit);
+    }
+  }
+
+  private walk6(node: number, depth: number, base: bigint, first: bigint, last: bigint, unitBits: number, unitShift: bigint,
+    visit: (offset: number, units: number) => void): void {
+    const end = base + (1n << BigInt(128 - depth)) - 1n;
+    if (end < first || base > last) return;
+    if (node >= this.nodeCount || depth >= unitBits) {
+      while (node < this.nodeCount) node = this.child(node, 0);
+      const from = base > first ? base : first;
+      const to = end < last ? end : last;
+      const span = to - from + 1n;
+      // Whole blocks as an exact count; what is left (less than one block) as its fraction.
+      visit(this.resolve(node), Number(span >> unitShift) + Number(span & ((1n << unitShift) - 1n)) / 2 ** (128 - unitBits));
+      return;
+    }
+    this.walk6(this.child(node, 0), depth + 1, base, first, last, unitBits, unitShift, visit);
+    this.walk6(this.child(node, 1), depth + 1, base + (1n << BigInt(127 - depth)), first, last, unitBits, unitShift, visit);
+  }
+
   /** Data offset of the record for an IPv6 address given as four 32-bit words, high first. */
   find6(words: Uint32Array): number {
     if (!this.jump6) return NOT_FOUND;
