@@ -16,6 +16,7 @@ import { nearerSource } from '../src/server/handlers/corrections-api.ts';
 import type { CorrectionEvent } from '../src/lib/correction.ts';
 import type { ParsedIp } from '../src/lib/ip-address.ts';
 import { createAppServer, type AppServer } from '../src/server/server.ts';
+import { startTestServer } from './support/http-harness.ts';
 
 let app: AppServer;
 let url: string;
@@ -226,5 +227,29 @@ describe('nearerSource', () => {
     ['within 0.1 km of each other is a tie', [at('dbip-city', 'A', 1), at('geolite2-city', 'B', 1.0001)], 'tie'],
   ])('%s: %s', (_, places, expected) => {
     expect(nearerSource(places, 0, 0)).toBe(expected);
+  });
+});
+
+describe('POST /api/corrections past the rate limit', () => {
+  it('answers 429 without Access-Control-Allow-Origin, as every answer of this route', async () => {
+    const limited = await startTestServer({ TRUST_PROXY: 'loopback', RATE_LIMIT: '1' });
+    try {
+      const post = () => fetch(`${limited.url}/api/corrections`, {
+        method: 'POST',
+        headers: { ...SAME_ORIGIN, 'x-forwarded-for': '8.8.8.8' },
+        body: new TextEncoder().encode(JSON.stringify(MUNICH)),
+      });
+      expect((await post()).status).toBe(202);
+      const refused = await post();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).not.toBeNull();
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+      // Any other route's 429 stays readable from any origin.
+      const other = await fetch(`${limited.url}/ip`, { headers: { 'x-forwarded-for': '8.8.8.8' } });
+      expect(other.status).toBe(429);
+      expect(other.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -13,7 +13,7 @@ import { answersCommandLine, createTextEndpoints } from './handlers/command-line
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit/limit.ts';
 import { createCitiesApi } from './handlers/cities-api.ts';
-import { createCorrectionsApi } from './handlers/corrections-api.ts';
+import { createCorrectionsApi, keepSameOrigin } from './handlers/corrections-api.ts';
 import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
 import { createRateLimitStore } from './rate-limit/shared-stores.ts';
 import { createAnalyticsApi } from './handlers/analytics-api.ts';
@@ -92,7 +92,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       `data network index: ${networkIndexState(networks)}`,
     ]),
     handlers: [
-      withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
+      keepSameOrigin(withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
         createTextEndpoints(engine),
         createCitiesApi(cities),
         createCorrectionsApi(engine, analytics),
@@ -100,7 +100,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createAsnApi(networks, lists),
         // Last: it answers every other /api/ path with its 404.
         createApi(engine, config.client, record),
-      ]),
+      ])),
       createLookupRedirect(),
       createNetworkRedirects(),
     ],

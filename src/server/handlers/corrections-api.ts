@@ -16,7 +16,7 @@
 import * as z from 'zod/mini';
 import { haversineKm } from '../../lib/confidence.ts';
 import type { CorrectionEvent, CorrectionRecorder } from '../../lib/correction.ts';
-import { BodyTooLarge, describeIssue, json, jsonError, methodNotAllowed, readJson, timedLookup, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import { BodyTooLarge, describeIssue, json, jsonError, mapAnswer, methodNotAllowed, readJson, timedLookup, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine, SourcePlace } from '../lookup/engine.ts';
 
 const PATH = '/api/corrections';
@@ -77,6 +77,17 @@ function refusal(headers: AppRequest['headers']): AppResponse | undefined {
 /** The answer to a preflight: 204 with what the route allows, and no access-control-allow-* (no other origin may post). */
 const OPTIONS: AppResponse = { status: 204, headers: { allow: 'POST' } };
 
+/** Same-origin only: no answer of this route is readable by another origin. */
+const sameOriginOnly = (reply: AppResponse): AppResponse => ({ ...reply, cors: false });
+
+/**
+ * Wraps what answers in front of this route (the rate limit, routes.ts) so that its answers
+ * here carry no CORS either: a 429 is this route's answer too.
+ */
+export function keepSameOrigin(inner: Handler): Handler {
+  return (req) => (req.path === PATH ? mapAnswer(inner(req), sameOriginOnly) : inner(req));
+}
+
 /** Creates the handler; events go to `recorder` (the analytics store). */
 export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorder): Handler {
   async function record(req: AppRequest): Promise<AppResponse> {
@@ -112,8 +123,6 @@ export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorde
     if (req.method !== 'POST') return methodNotAllowed('POST');
     return record(req);
   };
-  // Same-origin only: no answer of this route is readable by another origin.
-  const sameOriginOnly = (reply: AppResponse): AppResponse => ({ ...reply, cors: false });
   return (req) => {
     if (req.path !== PATH) return undefined;
     const reply = answer(req);
