@@ -159,12 +159,14 @@ describe('startUdpResponder over loopback', () => {
       }
     }
     // The other address was answered during the flood (each of its ten packets could be lost
-    // on a full loopback queue, hence at least one); then the counts settle.
+    // on a full loopback queue, hence at least one). Answers can be lost on the way back too,
+    // so the bound is checked on what the responder sent, and what arrived is at most that.
     await expect.poll(() => answered, { timeout: 5000 }).toBeGreaterThan(0);
-    await expect.poll(() => responder!.counts.answered, { timeout: 5000 }).toBe(flooded + answered);
+    await expect.poll(() => responder!.counts.answered >= flooded + answered, { timeout: 5000 }).toBe(true);
     const seconds = (performance.now() - started) / 1000;
     expect(flooded).toBeGreaterThan(0);
-    expect(flooded).toBeLessThanOrEqual(BUDGET.burst + Math.ceil(BUDGET.perSecond * seconds));
+    // The flooder's budget, plus at most the other address's ten.
+    expect(responder.counts.answered).toBeLessThanOrEqual(BUDGET.burst + Math.ceil(BUDGET.perSecond * seconds) + 10);
     expect(responder.counts.overBudget).toBeGreaterThan(0);
   });
 });
