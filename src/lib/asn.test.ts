@@ -26,6 +26,11 @@ describe('parseAsNumber', () => {
   ])('reads %j (AS prefix allowed: %s) as %s', (text, prefixed, expected) => {
     expect(parseAsNumber(text, prefixed)).toBe(expected);
   });
+
+  it('takes no AS prefix unless allowed', () => {
+    expect(parseAsNumber('AS15169')).toBeUndefined();
+    expect(parseAsNumber('15169')).toBe(15169);
+  });
 });
 
 describe('asnPath', () => {

@@ -29,7 +29,13 @@ describe('OFFERS_SHOWN (where a VPN is sound advice)', () => {
   it.each<[PanelKind, boolean]>([
     ['none', true], ['relay', true], ['proxy', true],
     ['tor', false], ['vpn', false], ['hosting', false], ['suspected', false],
-  ])('%s: %s', (kind, shown) => expect(OFFERS_SHOWN[kind]).toBe(shown));
+  ])('%s: %s', async (kind, shown) => {
+    expect(OFFERS_SHOWN[kind]).toBe(shown);
+    // The table is built when the module loads: a fresh copy, so a wrong entry fails here.
+    vi.resetModules();
+    const fresh = await import('./vpn-panel.ts');
+    expect(fresh.OFFERS_SHOWN[kind]).toBe(shown);
+  });
 });
 
 describe('panelUrgency (nothing detected)', () => {
