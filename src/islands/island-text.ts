@@ -9,8 +9,10 @@
  */
 import texts from '../../content/site/lookup-text.json' with { type: 'json' };
 import offers from '../../content/site/offers.json' with { type: 'json' };
+import keptFields from '../../content/site/kept-fields.json' with { type: 'json' };
 import type { CollectionEntry } from 'astro:content';
 import type { VerdictKey } from '../lib/badges.ts';
+import { keptList, type KeptField } from '../lib/content/kept-fields.ts';
 import type { LookupText } from './use-lookup.ts';
 
 export const ISLAND_TEXT = texts[0] as LookupText;
@@ -23,3 +25,6 @@ export const OFFERS: readonly Offer[] = offers as Offer[];
 export type CardText = LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
 const { vpnDetected, noVpn, torExit, privateRelay } = ISLAND_TEXT.badges;
 export const CARD_TEXT: CardText = { ...ISLAND_TEXT.cards, vpnDetected, noVpn, torExit, privateRelay, privacy: ISLAND_TEXT.privacy };
+
+/** What a stored lookup holds, in words (the analytics tab's intro fills its {kept} with it). */
+export const KEPT_LOOKUP = keptList(keptFields as KeptField[], 'lookup');

@@ -147,7 +147,7 @@ export const lookupTextSchema = z.strictObject({
     noAffiliates: text('Shown under the offers when none is an affiliate link'),
   }),
   analytics: z.strictObject({
-    heading: text('Heading of the analytics tab'), intro: text('What the figures count and what is kept'),
+    heading: text('Heading of the analytics tab'), intro: text('What the figures count and what is kept; {kept} is what a stored lookup holds (content/site/kept-fields.json)'),
     periodLabel: text('Label of the period selector'),
     periods: z.strictObject({ '24h': text('Option: 24 hours'), '7d': text('Option: 7 days'), '30d': text('Option: 30 days') }),
     waiting: text('Shown until the tab is opened (and without JavaScript)'), loading: text('While the figures load'),

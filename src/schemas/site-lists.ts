@@ -113,7 +113,20 @@ export const securityTipsSchema = z.strictObject({ id, position, title: z.string
 export const dataKeptSchema = z.strictObject({
   id, position,
   title: z.string().describe('Heading; {days} is the retention period in days (ANALYTICS_RETENTION_DAYS at build time)'),
-  body: z.string().describe('What is kept and why, in plain words; {days} as in the title'),
+  body: z.string().describe('What is kept and why, in plain words; {days} as in the title; {lookupFields} and {correctionFields} are what a stored lookup and correction hold (content/site/kept-fields.json)'),
+});
+
+export const keptFieldsSchema = z.strictObject({
+  id, position,
+  row: z.enum(['lookup', 'correction']).describe('Which stored row: a recorded lookup or a correction (src/server/storage/event.ts)'),
+  fields: z.array(z.string()).min(1).describe("The row's fields this entry covers, as named in src/server/storage/types.ts; every field needs an entry (a test checks)"),
+  label: z.string().describe('The fields in words, as they read inside "we keep a, b and c"'),
+});
+
+export const footerCopySchema = z.strictObject({
+  id: z.literal('footer'),
+  privacy: z.string().describe('The privacy sentence under every page; {lookup} is what a stored lookup holds (content/site/kept-fields.json)'),
+  privacyLink: z.string().describe('Words of the link to /trust#kept'),
 });
 
 export const statsSchema = z.strictObject({
