@@ -34,7 +34,7 @@ export const lookupTextSchema = z.strictObject({
     listLabel: text('Accessible name of the badge row'), vpnDetected: text('VPN verdict badge, detected'),
     noVpn: text('VPN verdict badge, not detected'), gpsEnhanced: text('Badge when GPS improved the record'),
     consensus: template('Consensus badge, {km}'), rtt: template('Round-trip badge, {ms}'),
-    confidence: template('Confidence badge, {percent}'), tier: template('Accuracy tier badge, {tier}'),
+    confidence: template('Badge: how often the radius held the true place for addresses like this in the measurement (content/site/accuracy.json), {percent}; not shown where nothing measured it'), tier: template('Accuracy tier badge, {tier}'),
     radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge in the details, {type}'),
     networkKinds: z.strictObject({
       mobile: text('Mobile carrier'), business: text("A company's own network"), datacenter: text('Hosting, cloud or CDN'),
@@ -106,7 +106,8 @@ export const lookupTextSchema = z.strictObject({
   }),
   map: z.strictObject({
     title: text('Map card heading'), live: text('Badge beside the map heading'), label: text('Accessible name of the map'),
-    tooltip: text('Tooltip of the accuracy circle'), note: template('Text under the map, {radius}'),
+    tooltip: text('Tooltip of the accuracy circle'), note: template("Text under the map, {radius} and {percent} (the measured share of the visitor's row of content/site/accuracy.json)"),
+    noteUnmeasured: template('Text under the map when no measured row covers the record (GPS, only a country), {radius}'),
     reserved: template('Shown instead of a map for special-purpose addresses, {kind}'), loading: text('Placeholder until the map loads'),
     correctedTooltip: text('Tooltip of the circle once the visitor chose their city'),
     correctedNote: template('Text under the map once the visitor chose a city of known size, {place} and {radius} (how far the city reaches)'),

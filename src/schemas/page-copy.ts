@@ -29,7 +29,8 @@ export const ipToolsSchema = z.discriminatedUnion('id', [
     vpnDetected: template('VPN verdict when detected, with {score}'),
     vpnNotDetected: template('VPN verdict when not detected, with {score}'),
     noIndicators: text('Shown when no VPN indicator fired'),
-    accuracyValue: template('Accuracy line, with {tier}, {radius} (e.g. "2 km") and {confidence} (percent)'),
+    accuracyValue: template('Accuracy line, with {tier}, {radius} (e.g. "2 km") and {measured} (accuracyMeasured, or nothing where no measurement covers the record)'),
+    accuracyMeasured: template("How often the radius held for addresses like this one, {percent} (content/site/accuracy.json)"),
     unknown: text('Shown for a field the databases do not know'),
   }),
   z.strictObject({
