@@ -24,7 +24,7 @@ export const trustMetricsSchema = z.strictObject({
   icon: z.string().describe('An emoji'),
   title: z.string(),
   description: z.string(),
-  metric: z.string().describe("The figure as shown, e.g. '99.9%'"),
+  metric: z.string().describe("The figure as shown, e.g. '0'; one the site shows or its tests check, never an unmeasured uptime or accuracy"),
   colour: z.enum(['blue', 'green', 'purple', 'orange']).describe('Accent colour of the card'),
   href: featureHref.optional().describe('Where a visitor can see the claim for themselves'),
 });
@@ -132,6 +132,6 @@ export const footerCopySchema = z.strictObject({
 export const statsSchema = z.strictObject({
   id, position,
   page: z.enum(['trust', 'international']).describe('Which page shows the figure in its statistics strip'),
-  value: z.string().describe("The figure as shown, e.g. '500K+' (marketing copy, not a measurement)"),
+  value: z.string().describe("The figure as shown, e.g. '100': a fact about the service a visitor can check, never an unmeasured user count, uptime or accuracy"),
   label: z.string(),
 });
