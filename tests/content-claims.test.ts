@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import accuracy from '../content/site/accuracy.json' with { type: 'json' };
+import credits from '../content/site/credits.json' with { type: 'json' };
 
 const read = (file: string) => readFileSync(path.resolve(file), 'utf8');
 function filesUnder(dir: string, ext: RegExp): string[] {
@@ -46,5 +47,32 @@ describe('accuracy percentages', () => {
 
   it('catches an unmeasured figure', () => {
     expect(accuracyPercents('Our lookups are 99.8% accurate. Uptime is 99.9%.')).toEqual([{ percent: '99.8', sentence: 'Our lookups are 99.8% accurate.' }]);
+  });
+});
+
+describe('data credits (content/site/credits.json: the footer and /trust#credits)', () => {
+  it.each(credits.map((c) => [c.id, c] as const))('%s links its source and its licence', (_, c) => {
+    expect(new URL(c.href).protocol).toBe('https:');
+    expect(new URL(c.licence.href).protocol).toBe('https:');
+    expect(c.licence.name).not.toBe('');
+  });
+
+  it('credits every source the lookup, the city search, the map and the privacy lists use', () => {
+    expect(credits.map((c) => c.id)).toEqual(expect.arrayContaining(['dbip', 'geolite2', 'routeviews', 'nro', 'ip-location-db', 'geonames',
+      'openstreetmap', 'tor', 'private-relay', 'x4bnet', 'aws', 'google-cloud', 'oracle', 'cloudflare', 'digitalocean']));
+  });
+
+  it('links the CC BY licence itself for every CC BY source, and says how its data was modified where we or a compiler changed it', () => {
+    const ccBy = credits.filter((c) => /CC BY/.test(c.licence.name) && !c.licence.name.includes(';'));
+    expect(ccBy.map((c) => c.id).sort()).toEqual(['dbip', 'geonames', 'nro', 'routeviews']);
+    for (const c of ccBy) {
+      expect(c.licence.href, c.id).toBe('https://creativecommons.org/licenses/by/4.0/');
+      expect('modified' in c && c.modified, `${c.id} says nothing of its changes`).toBeTruthy();
+    }
+  });
+
+  it("names GeoLite2's terms and links them", () => {
+    const geolite2 = credits.find((c) => c.id === 'geolite2')!;
+    expect(geolite2.licence).toEqual({ name: 'GeoLite2 End User License Agreement', href: 'https://www.maxmind.com/en/geolite2/eula' });
   });
 });

@@ -127,6 +127,20 @@ export const footerCopySchema = z.strictObject({
   id: z.literal('footer'),
   privacy: z.string().describe('The privacy sentence under every page; {lookup} is what a stored lookup holds (content/site/kept-fields.json)'),
   privacyLink: z.string().describe('Words of the link to /trust#kept'),
+  credits: z.string().describe('Words before the data credits (content/site/credits.json)'),
+  creditsLink: z.string().describe('Words of the link to /trust#credits'),
+  modifiedMark: z.string().describe("Added after the licence of a credit whose data was modified (CC BY asks it be said)"),
+});
+
+const https = z.url({ protocol: /^https$/ });
+
+export const creditsSchema = z.strictObject({
+  id, position,
+  name: z.string().describe('The credit as its owner asks for it, linked to `href` (DB-IP: "IP Geolocation by DB-IP")'),
+  href: https.describe("The source's own page"),
+  use: z.string().describe('What the site uses it for, one sentence (shown on /trust#credits)'),
+  licence: z.strictObject({ name: z.string(), href: https }).describe('Its licence or terms, linked: every credit names one (a test checks)'),
+  modified: z.string().optional().describe('How the data was changed, where it was: CC BY asks that this be said'),
 });
 
 export const statsSchema = z.strictObject({
