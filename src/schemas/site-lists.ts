@@ -136,6 +136,7 @@ const https = z.url({ protocol: /^https$/ });
 
 export const creditsSchema = z.strictObject({
   id, position,
+  everyPage: z.boolean().describe("In every page's footer: the sources of what pages show (DB-IP asks for a link on every page that shows its results); the others are credited on /trust#credits, which the footer links (a page's first visit must stay within 10 KB gzipped: tests/page-shell.test.ts)"),
   name: z.string().describe('The credit as its owner asks for it, linked to `href` (DB-IP: "IP Geolocation by DB-IP")'),
   href: https.describe("The source's own page"),
   use: z.string().describe('What the site uses it for, one sentence (shown on /trust#credits)'),
