@@ -76,3 +76,28 @@ describe('data credits (content/site/credits.json: the footer and /trust#credits
     expect(geolite2.licence).toEqual({ name: 'GeoLite2 End User License Agreement', href: 'https://www.maxmind.com/en/geolite2/eula' });
   });
 });
+
+describe('dated facts on city and ISP pages', () => {
+  interface Landing { intro?: string; description?: string; customers?: string; coverage?: string; maxSpeed?: string; tips?: string[]; privacyNotes?: string[]; sources?: Array<{ date: string }> }
+  const files = ['cities', 'isps'].flatMap((dir) => readdirSync(path.join('content', dir)).filter((f) => f.endsWith('.json')).map((f) => `content/${dir}/${f}`));
+
+  /** Each sentence that names a year, with the latest year it names: the one its source must be as recent as. */
+  function datedSentences(page: Landing): Array<{ year: number; sentence: string }> {
+    const texts = [page.intro, page.description, page.customers, page.coverage, page.maxSpeed, ...(page.tips ?? []), ...(page.privacyNotes ?? [])];
+    return texts.filter((t): t is string => !!t).flatMap((t) => t.split(/(?<=\.)\s+/)).flatMap((sentence) => {
+      const years = [...sentence.matchAll(/\b(?:19|20)\d\d\b/g)].map((m) => Number(m[0]));
+      return years.length ? [{ year: Math.max(...years), sentence }] : [];
+    });
+  }
+
+  it.each(files)('%s gives each dated fact a source from that year or the two after it', (file) => {
+    const page = JSON.parse(read(file)) as Landing;
+    const sourceYears = (page.sources ?? []).map((s) => Number(s.date.slice(0, 4)));
+    const unsourced = datedSentences(page).filter(({ year }) => !sourceYears.some((y) => y >= year && y <= year + 2));
+    expect(unsourced).toEqual([]);
+  });
+
+  it('reads the latest year of a sentence', () => {
+    expect(datedSentences({ intro: 'From 2013 to 2016 it cost more. It has no date.' })).toEqual([{ year: 2016, sentence: 'From 2013 to 2016 it cost more.' }]);
+  });
+});
