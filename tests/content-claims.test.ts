@@ -97,6 +97,17 @@ describe('dated facts on city and ISP pages', () => {
     expect(unsourced).toEqual([]);
   });
 
+  it.each([['content/site/offers.json', 'features'], ['content/site/vpn-comparison.json', 'noLogsAudit']] as const)(
+    '%s gives each dated VPN claim (audits, subpoenas, breaches) a source from that year or the two after it', (file, field) => {
+      const items = JSON.parse(read(file)) as Array<Record<string, unknown> & { id: string; source?: { date: string } }>;
+      for (const item of items) {
+        const claims = ([] as string[]).concat(item[field] as string | string[]);
+        const sourceYear = item.source ? Number(item.source.date.slice(0, 4)) : undefined;
+        const unsourced = datedSentences({ tips: claims }).filter(({ year }) => sourceYear === undefined || sourceYear < year || sourceYear > year + 2);
+        expect(unsourced, item.id).toEqual([]);
+      }
+    });
+
   it('reads the latest year of a sentence', () => {
     expect(datedSentences({ intro: 'From 2013 to 2016 it cost more. It has no date.' })).toEqual([{ year: 2016, sentence: 'From 2013 to 2016 it cost more.' }]);
   });
