@@ -97,11 +97,11 @@ describe('dated facts on city and ISP pages', () => {
     expect(unsourced).toEqual([]);
   });
 
-  it.each([['content/site/offers.json', 'features'], ['content/site/vpn-comparison.json', 'noLogsAudit']] as const)(
-    '%s gives each dated VPN claim (audits, subpoenas, breaches) a source from that year or the two after it', (file, field) => {
+  it.each([['content/site/offers.json', ['description', 'features']], ['content/site/vpn-comparison.json', ['noLogsAudit']]] as const)(
+    '%s gives each dated VPN claim (audits, subpoenas, breaches) a source from that year or the two after it', (file, fields) => {
       const items = JSON.parse(read(file)) as Array<Record<string, unknown> & { id: string; source?: { date: string } }>;
       for (const item of items) {
-        const claims = ([] as string[]).concat(item[field] as string | string[]);
+        const claims = fields.flatMap((field) => ([] as string[]).concat(item[field] as string | string[]));
         const sourceYear = item.source ? Number(item.source.date.slice(0, 4)) : undefined;
         const unsourced = datedSentences({ tips: claims }).filter(({ year }) => sourceYear === undefined || sourceYear < year || sourceYear > year + 2);
         expect(unsourced, item.id).toEqual([]);
