@@ -2,8 +2,9 @@
  * The hero's verdict and accuracy: the VPN verdict, one plain sentence about where the
  * address is (src/lib/accuracy-sentence.ts), the GPS badge, the network kind in words and
  * the measured round trip; the accuracy badges the spec names (tier, radius, consensus,
- * how often the radius held in the measurement (src/lib/measured-share.ts), network type, IP version) sit one click away in a disclosure, so they no
- * longer compete with the sentence. After the visitor chose their city the sentence says
+ * how often the radius held in the measurement: src/lib/measured-share.ts, network type,
+ * IP version) sit one click away in a disclosure, so they no longer compete with the
+ * sentence. After the visitor chose their city the sentence says
  * so, sized by that city; what the IP address alone says moves into the disclosure.
  */
 import { accuracyTierTone, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey, type Tone } from '../lib/badges.ts';
