@@ -46,6 +46,6 @@ export function measuredCellId(r: Evidence): string | null {
 /** The measured share, as a whole percentage, of the record's row; null when nothing measured it. */
 export function measuredPercent(r: Evidence, cells: readonly MeasuredCell[]): number | null {
   const id = measuredCellId(r);
-  const share = id === null ? null : cells.find((c) => c.id === id)?.insideRadius ?? null;
+  const share = cells.find((c) => c.id === id)?.insideRadius ?? null;
   return share === null ? null : Math.round(share * 100);
 }

@@ -19,6 +19,6 @@ export interface KeptField {
 /** The labels of `row`'s entries in file order, joined: 'a', 'a and b', 'a, b and c'. */
 export function keptList(entries: readonly KeptField[], row: KeptRow): string {
   const labels = entries.filter((e) => e.row === row).map((e) => e.label);
-  if (labels.length < 2) return labels.join('');
+  if (labels.length < 2) return labels[0] ?? '';
   return `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
 }
