@@ -33,8 +33,9 @@ type Evidence = Pick<IpInfo, 'reserved' | 'location_source' | 'distance_consensu
  * The id of the model's row the record's place falls in, or null when that row is not one
  * the bench measures. With one source naming a city, the record does not say whether the
  * city has a million people: a radius below the smaller city's (RADIUS_KM.oneCity) can only
- * be the big city's; a source's own wider radius (an operator's MaxMind file) can make a
- * big city read as a smaller one, whose measured share is the nearer of the two.
+ * be the big city's. A source that states its own wider radius (an operator's MaxMind file)
+ * can make a big city read as a smaller one; the bench measured the packaged databases,
+ * which state none.
  */
 export function measuredCellId(r: Evidence): string | null {
   if (r.reserved !== null || r.location_source === 'hybrid') return null;
