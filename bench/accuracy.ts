@@ -10,7 +10,8 @@ import { engineFrom } from '../src/server/lookup/engine.ts';
 import { openSources } from '../src/server/lookup/sources.ts';
 import { bigCityEntries, cellLabel, fitModel, markBigCities, renderBigCities, renderModel, TABLE_ROWS } from './accuracy/fit.ts';
 import { halfOf, loadGroundTruth, observe } from './accuracy/ground-truth.ts';
-import { cellId, crossCheck, measure } from './accuracy/measure.ts';
+import { crossCheck, measure } from './accuracy/measure.ts';
+import { cellId } from '../src/lib/measured-share.ts';
 
 const FIT_COMMAND = 'npm run bench:accuracy -- --fit';
 const COMMAND = 'npm run bench:accuracy';

@@ -7,7 +7,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { link } from './schemas/shared.ts';
 import { citiesSchema, ispsSchema, toolsSchema, guidesSchema, blogSchema } from './schemas/landing.ts';
-import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema } from './schemas/site-lists.ts';
+import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema, keptFieldsSchema, footerCopySchema, creditsSchema } from './schemas/site-lists.ts';
 import { lookupTextSchema, lookupPagesSchema, privacyChecklistSchema } from './schemas/lookup-copy.ts';
 import { networkPagesSchema } from './schemas/network-copy.ts';
 import { ipToolsSchema, internationalCopySchema, performanceCopySchema, webVitalsSchema, benchmarksSchema, accuracySchema, accuracyCopySchema } from './schemas/page-copy.ts';
@@ -45,6 +45,11 @@ export const collections = {
   pages: defineCollection({ loader: file('content/site/pages.json'), schema: pagesSchema }),
   securityTips: defineCollection({ loader: inFileOrder('content/site/security-tips.json'), schema: securityTipsSchema }),
   dataKept: defineCollection({ loader: inFileOrder('content/site/data-kept.json'), schema: dataKeptSchema }),
+  /** Every field of a stored analytics row in words: the one source of each "what we keep" list. */
+  keptFields: defineCollection({ loader: inFileOrder('content/site/kept-fields.json'), schema: keptFieldsSchema }),
+  /** Every data source the site shows or uses, with its licence: the footer and /trust#credits. */
+  credits: defineCollection({ loader: inFileOrder('content/site/credits.json'), schema: creditsSchema }),
+  footerCopy: defineCollection({ loader: file('content/site/footer.json'), schema: footerCopySchema }),
   stats: defineCollection({ loader: inFileOrder('content/site/stats.json'), schema: statsSchema }),
   lookupText: defineCollection({ loader: file('content/site/lookup-text.json'), schema: lookupTextSchema }),
   lookupPages: defineCollection({ loader: file('content/site/lookup-pages.json'), schema: lookupPagesSchema }),

@@ -5,9 +5,10 @@
  * radius and the share with the right country; the same error and country figures for each
  * city database alone. The result is what content/site/accuracy.json holds and /trust shows.
  */
-import { cellRadiusKm, type AccuracyCell } from '../../src/lib/accuracy.ts';
+import { cellRadiusKm } from '../../src/lib/accuracy.ts';
 import { PREFERRED_SOURCE } from '../../src/lib/accuracy-model.ts';
-import { CONSENSUS_BANDS_KM, haversineKm } from '../../src/lib/confidence.ts';
+import { haversineKm } from '../../src/lib/confidence.ts';
+import { cellId } from '../../src/lib/measured-share.ts';
 import type { Engine } from '../../src/server/lookup/engine.ts';
 import { cellOf, fitModel, shownPlace, TABLE_ROWS } from './fit.ts';
 import { errorKm, quantile, type Observation } from './ground-truth.ts';
@@ -46,15 +47,6 @@ export interface AccuracyFigures {
   reportProbes: number;
   rows: FigureRow[];
   cells: CellFigures[];
-}
-
-/** A stable id for a row of the table: 'within-5-km' ... 'beyond-200-km', 'one-big-city', 'one-city'. */
-export function cellId(cell: AccuracyCell): string {
-  if (typeof cell === 'number') {
-    const hi = CONSENSUS_BANDS_KM[cell];
-    return hi === undefined ? `beyond-${CONSENSUS_BANDS_KM.at(-1)}-km` : `within-${hi}-km`;
-  }
-  return cell.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 const ORDER = TABLE_ROWS.map(cellId);

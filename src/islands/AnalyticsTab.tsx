@@ -10,7 +10,8 @@ import { PERIODS, isPeriod } from '../lib/analytics.ts';
 import { $analytics, hasData, loadAnalytics } from '../stores/analytics.ts';
 import type { AnalyticsText } from './analytics/text.ts';
 import { useFirstVisible, useHydratedStore } from './use-lookup.ts';
-import { ISLAND_TEXT } from './island-text.ts';
+import { ISLAND_TEXT, KEPT_LOOKUP } from './island-text.ts';
+import { fillTemplate } from '../lib/fill-template.ts';
 import './analytics/analytics.css';
 
 // The dashboard's components load with the first answer, not with the page.
@@ -32,7 +33,7 @@ export default function AnalyticsTab({ text = ISLAND_TEXT.analytics }: { text?: 
       <div className="analytics-head">
         <div>
           <h3 id="analytics-heading">{text.heading}</h3>
-          <p className="analytics-intro">{text.intro}</p>
+          <p className="analytics-intro">{fillTemplate(text.intro, { kept: KEPT_LOOKUP })}</p>
         </div>
         <label className="period">
           {text.periodLabel}{' '}

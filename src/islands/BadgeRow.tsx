@@ -2,17 +2,19 @@
  * The hero's verdict and accuracy: the VPN verdict, one plain sentence about where the
  * address is (src/lib/accuracy-sentence.ts), the GPS badge, the network kind in words and
  * the measured round trip; the accuracy badges the spec names (tier, radius, consensus,
- * confidence, network type, IP version) sit one click away in a disclosure, so they no
- * longer compete with the sentence. After the visitor chose their city the sentence says
+ * how often the radius held in the measurement: src/lib/measured-share.ts, network type,
+ * IP version) sit one click away in a disclosure, so they no longer compete with the
+ * sentence. After the visitor chose their city the sentence says
  * so, sized by that city; what the IP address alone says moves into the disclosure.
  */
-import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey, type Tone } from '../lib/badges.ts';
+import { accuracyTierTone, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey, type Tone } from '../lib/badges.ts';
 import { accuracySentence, correctedSentence } from '../lib/accuracy-sentence.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { placeLine } from '../lib/place-line.ts';
+import { measuredPercent } from '../lib/measured-share.ts';
 import type { InitialRecord } from './page-record.ts';
 import { useLookup, type LookupText } from './use-lookup.ts';
-import { ISLAND_TEXT } from './island-text.ts';
+import { ISLAND_TEXT, MEASURED_CELLS } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
@@ -43,7 +45,8 @@ export default function BadgeRow({ initial, text = ISLAND_TEXT.badges, variant =
   }
   const r = data.data;
   const full = variant === 'full';
-  const confidence = confidenceBadge(r.confidence_score);
+  // How often the radius held for addresses like this one, as measured; none where nothing measured it.
+  const measured = measuredPercent(r, MEASURED_CELLS);
   const verdict = verdictKey(r);
   // The accuracy fields are the IP's whether or not the place was corrected; its place is in `fromIp`.
   const ip = fromIp?.data ?? r;
@@ -69,7 +72,7 @@ export default function BadgeRow({ initial, text = ISLAND_TEXT.badges, variant =
           {full && r.distance_consensus !== null && (
             <Badge id="consensus" tone={consensusTone(r.distance_consensus)}>{fillTemplate(text.consensus, { km: Math.round(r.distance_consensus) })}</Badge>
           )}
-          {full && <Badge id="confidence" tone={confidence.tone}>{fillTemplate(text.confidence, { percent: confidence.percent })}</Badge>}
+          {full && measured !== null && <Badge id="confidence" tone="neutral">{fillTemplate(text.confidence, { percent: measured })}</Badge>}
           {full && <Badge id="network" tone="neutral">{fillTemplate(text.network, { type: networkTypeLabel(r.network_type) })}</Badge>}
           {full && <Badge id="version" tone="neutral">{fillTemplate(text.version, { version: r.ip_version })}</Badge>}
         </ul>

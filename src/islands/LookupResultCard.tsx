@@ -1,5 +1,7 @@
 /** The result card of the single-address lookup: place, network, ASN, type, VPN verdict with its reasons and privacy flags, accuracy. */
-import { confidenceBadge, formatAccuracyRadius, networkTypeLabel } from '../lib/badges.ts';
+import { formatAccuracyRadius, networkTypeLabel } from '../lib/badges.ts';
+import { measuredPercent } from '../lib/measured-share.ts';
+import { MEASURED_CELLS } from './island-text.ts';
 import type { ReactNode } from 'react';
 import { networkOf } from '../lib/ip-info-format.ts';
 import AsnLink from './AsnLink.tsx';
@@ -22,6 +24,7 @@ export default function LookupResultCard({ result, query, copy, privacyText }: P
   const info = result.data;
   const { fields, unknown } = copy;
   const score = info.vpn.confidence.toFixed(1);
+  const measured = measuredPercent(info, MEASURED_CELLS);
   const rows: Array<[string, ReactNode]> = [
     [fields.place, placeLine(info) || unknown],
     [fields.coordinates, formatCoordinates(info.latitude, info.longitude)],
@@ -32,7 +35,7 @@ export default function LookupResultCard({ result, query, copy, privacyText }: P
     [fields.accuracy, fillTemplate(copy.accuracyValue, {
       tier: info.accuracy_tier,
       radius: formatAccuracyRadius(info.accuracy_radius),
-      confidence: confidenceBadge(info.confidence_score).percent,
+      measured: measured === null ? '' : fillTemplate(copy.accuracyMeasured, { percent: measured }),
     })],
   ];
   if (info.reserved) rows.unshift([fields.reserved, info.reserved]);

@@ -11,11 +11,12 @@ import { cityRadius, sayRadius } from '../lib/accuracy-sentence.ts';
 import { formatAccuracyRadius } from '../lib/badges.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { mapCenter } from '../lib/map-center.ts';
+import { measuredPercent } from '../lib/measured-share.ts';
 import { $clientConfig, ensureClientConfig } from '../stores/client-config.ts';
 import type { MapHandle, MapPlace } from './leaflet-map.ts';
 import { $lookup } from '../stores/lookup.ts';
 import { useFirstVisible, useHydratedStore, useShownLookup, type LookupText } from './use-lookup.ts';
-import { ISLAND_TEXT } from './island-text.ts';
+import { ISLAND_TEXT, MEASURED_CELLS } from './island-text.ts';
 import './lookup.css';
 
 interface Props {
@@ -42,6 +43,9 @@ export default function MapWidget({ config, text = ISLAND_TEXT.map, tall = false
     radius: chosen ?? (r.accuracy_radius > 0 ? r.accuracy_radius : UNKNOWN_RADIUS_M),
     city: r.city, country: r.country_name, tooltip: correction?.verified ? text.correctedTooltip : text.tooltip, label: text.label,
   } : null;
+
+  const measured = r ? measuredPercent(r, MEASURED_CELLS) : null;
+  const note = chosen ? text.correctedNote : measured === null ? text.noteUnmeasured : text.note;
 
   // The box exists only for a public address: watch again when that changes.
   const visible = useFirstVisible(box, place === null);
@@ -72,7 +76,7 @@ export default function MapWidget({ config, text = ISLAND_TEXT.map, tall = false
         {!ready && <p className="map-placeholder">{text.loading}</p>}
       </div>
       {/* Empty until there is a record: no radius is shown that nothing measured. */}
-      <figcaption>{r ? fillTemplate(chosen ? text.correctedNote : text.note, { radius: chosen ? sayRadius(chosen) : formatAccuracyRadius(r.accuracy_radius), place: r.city }) : null}</figcaption>
+      <figcaption>{r ? fillTemplate(note, { radius: chosen ? sayRadius(chosen) : formatAccuracyRadius(r.accuracy_radius), place: r.city, percent: measured ?? '' }) : null}</figcaption>
     </figure>
   );
 }

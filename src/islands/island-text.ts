@@ -9,8 +9,12 @@
  */
 import texts from '../../content/site/lookup-text.json' with { type: 'json' };
 import offers from '../../content/site/offers.json' with { type: 'json' };
+import keptFields from '../../content/site/kept-fields.json' with { type: 'json' };
+import accuracy from '../../content/site/accuracy.json' with { type: 'json' };
 import type { CollectionEntry } from 'astro:content';
 import type { VerdictKey } from '../lib/badges.ts';
+import { keptList, type KeptField } from '../lib/content/kept-fields.ts';
+import type { MeasuredCell } from '../lib/measured-share.ts';
 import type { LookupText } from './use-lookup.ts';
 
 export const ISLAND_TEXT = texts[0] as LookupText;
@@ -23,3 +27,9 @@ export const OFFERS: readonly Offer[] = offers as Offer[];
 export type CardText = LookupText['cards'] & Pick<LookupText['badges'], VerdictKey> & { privacy: LookupText['privacy'] };
 const { vpnDetected, noVpn, torExit, privateRelay } = ISLAND_TEXT.badges;
 export const CARD_TEXT: CardText = { ...ISLAND_TEXT.cards, vpnDetected, noVpn, torExit, privateRelay, privacy: ISLAND_TEXT.privacy };
+
+/** What a stored lookup holds, in words (the analytics tab's intro fills its {kept} with it). */
+export const KEPT_LOOKUP = keptList(keptFields as KeptField[], 'lookup');
+
+/** The accuracy model's rows as measured on ground truth (content/site/accuracy.json): the badges' and the map note's one percentage. */
+export const MEASURED_CELLS: readonly MeasuredCell[] = accuracy[0]?.cells ?? [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accuracyTierTone, confidenceBadge, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey } from './badges.ts';
+import { accuracyTierTone, consensusTone, formatAccuracyRadius, networkTypeLabel, rttTone, verdictKey } from './badges.ts';
 import { reservedPrivacy } from './privacy.ts';
 
 describe('consensusTone', () => {
@@ -12,13 +12,6 @@ describe('rttTone', () => {
   it.each([
     [0, 'green'], [49.9, 'green'], [50, 'yellow'], [120, 'yellow'], [200, 'yellow'], [200.1, 'red'], [900, 'red'],
   ] as const)('gives %s ms the %s badge', (ms, tone) => expect(rttTone(ms)).toBe(tone));
-});
-
-describe('confidenceBadge', () => {
-  it.each([
-    [0.95, 95, 'green'], [0.81, 81, 'green'], [0.8, 80, 'yellow'], [0.61, 61, 'yellow'], [0.6, 60, 'orange'],
-    [0.3, 30, 'orange'], [0.555, 56, 'orange'], [0, 0, 'orange'], [1, 100, 'green'],
-  ] as const)('shows %s as %s%% %s', (score, percent, tone) => expect(confidenceBadge(score)).toEqual({ percent, tone }));
 });
 
 describe('accuracyTierTone', () => {

@@ -26,12 +26,6 @@ export function rttTone(ms: number): Tone {
   return 'yellow';
 }
 
-/** Confidence 0..1: shown as a whole percentage; above 0.8 green, above 0.6 yellow, otherwise orange. */
-export function confidenceBadge(score: number): { percent: number; tone: Tone } {
-  const tone: Tone = score > 0.8 ? 'green' : score > 0.6 ? 'yellow' : 'orange';
-  return { percent: Math.round(score * 100), tone };
-}
-
 const TIER_TONES: Record<string, Tone> = { high: 'green', medium: 'amber', low: 'red', region: 'blue' };
 
 /** Accuracy tier style: high, medium, low and region have their own; anything else the default. */

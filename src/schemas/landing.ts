@@ -2,6 +2,14 @@
 import { z } from 'astro/zod';
 import { difficultyLevel, featureHref, reviewed, slug, timeText } from './shared.ts';
 
+/**
+ * Where a page's dated facts (deals, counts, court cases, laws, census figures) come from:
+ * each year a page names needs a source dated that year or within two years after it
+ * (tests/content-claims.test.ts), so a fact cannot lean on a source from before it happened.
+ */
+const factSources = z.array(z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() }))
+  .describe('Where the dated facts (deals, counts, court cases, laws) come from, with the date of each source');
+
 export const citiesSchema = z.strictObject({
   name: z.string().describe("City name as shown, e.g. 'São Paulo'; the file name is its slug: lowercased, accents dropped, spaces to hyphens (sao-paulo.json)"),
   state: z.string().describe('State, province or region'),
@@ -14,6 +22,7 @@ export const citiesSchema = z.strictObject({
   isps: z.array(z.string().min(1)).length(15).describe('15 internet providers serving the city, most popular first; the page shows the first 6'),
   intro: z.string().min(80).describe("One paragraph on the city's internet landscape, specific to this city"),
   tips: z.array(z.string().min(1)).optional().describe('Extra security tips for this city, shown after the general ones'),
+  sources: factSources.optional(),
   reviewed,
 });
 
@@ -27,8 +36,7 @@ export const ispsSchema = z.strictObject({
   coverage: z.string().describe('Where it offers service'),
   privacyNotes: z.array(z.string()).min(1).describe('Privacy warnings specific to this provider'),
   asns: z.array(z.number().int().positive()).min(1).describe('Autonomous system numbers the provider announces'),
-  sources: z.array(z.strictObject({ title: z.string(), url: z.url({ protocol: /^https$/ }), date: z.coerce.date() })).min(1)
-    .describe('Where the dated company facts (deals, counts, court cases) come from, with the date of each source'),
+  sources: factSources.min(1),
   reviewed,
 });
 

@@ -34,7 +34,7 @@ export const lookupTextSchema = z.strictObject({
     listLabel: text('Accessible name of the badge row'), vpnDetected: text('VPN verdict badge, detected'),
     noVpn: text('VPN verdict badge, not detected'), gpsEnhanced: text('Badge when GPS improved the record'),
     consensus: template('Consensus badge, {km}'), rtt: template('Round-trip badge, {ms}'),
-    confidence: template('Confidence badge, {percent}'), tier: template('Accuracy tier badge, {tier}'),
+    confidence: template('Badge: how often the radius held the true place for addresses like this in the measurement (content/site/accuracy.json), {percent}; not shown where nothing measured it'), tier: template('Accuracy tier badge, {tier}'),
     radius: template('Accuracy radius badge, {radius}'), network: template('Network type badge in the details, {type}'),
     networkKinds: z.strictObject({
       mobile: text('Mobile carrier'), business: text("A company's own network"), datacenter: text('Hosting, cloud or CDN'),
@@ -106,7 +106,8 @@ export const lookupTextSchema = z.strictObject({
   }),
   map: z.strictObject({
     title: text('Map card heading'), live: text('Badge beside the map heading'), label: text('Accessible name of the map'),
-    tooltip: text('Tooltip of the accuracy circle'), note: template('Text under the map, {radius}'),
+    tooltip: text('Tooltip of the accuracy circle'), note: template("Text under the map, {radius} and {percent} (the measured share of the visitor's row of content/site/accuracy.json)"),
+    noteUnmeasured: template('Text under the map when no measured row covers the record (GPS, only a country), {radius}'),
     reserved: template('Shown instead of a map for special-purpose addresses, {kind}'), loading: text('Placeholder until the map loads'),
     correctedTooltip: text('Tooltip of the circle once the visitor chose their city'),
     correctedNote: template('Text under the map once the visitor chose a city of known size, {place} and {radius} (how far the city reaches)'),
@@ -147,7 +148,7 @@ export const lookupTextSchema = z.strictObject({
     noAffiliates: text('Shown under the offers when none is an affiliate link'),
   }),
   analytics: z.strictObject({
-    heading: text('Heading of the analytics tab'), intro: text('What the figures count and what is kept'),
+    heading: text('Heading of the analytics tab'), intro: text('What the figures count and what is kept; {kept} is what a stored lookup holds (content/site/kept-fields.json)'),
     periodLabel: text('Label of the period selector'),
     periods: z.strictObject({ '24h': text('Option: 24 hours'), '7d': text('Option: 7 days'), '30d': text('Option: 30 days') }),
     waiting: text('Shown until the tab is opened (and without JavaScript)'), loading: text('While the figures load'),

@@ -24,7 +24,7 @@ export const trustMetricsSchema = z.strictObject({
   icon: z.string().describe('An emoji'),
   title: z.string(),
   description: z.string(),
-  metric: z.string().describe("The figure as shown, e.g. '99.9%'"),
+  metric: z.string().describe("The figure as shown, e.g. '0'; one the site shows or its tests check, never an unmeasured uptime or accuracy"),
   colour: z.enum(['blue', 'green', 'purple', 'orange']).describe('Accent colour of the card'),
   href: featureHref.optional().describe('Where a visitor can see the claim for themselves'),
 });
@@ -113,12 +113,40 @@ export const securityTipsSchema = z.strictObject({ id, position, title: z.string
 export const dataKeptSchema = z.strictObject({
   id, position,
   title: z.string().describe('Heading; {days} is the retention period in days (ANALYTICS_RETENTION_DAYS at build time)'),
-  body: z.string().describe('What is kept and why, in plain words; {days} as in the title'),
+  body: z.string().describe('What is kept and why, in plain words; {days} as in the title; {lookupFields} and {correctionFields} are what a stored lookup and correction hold (content/site/kept-fields.json)'),
+});
+
+export const keptFieldsSchema = z.strictObject({
+  id, position,
+  row: z.enum(['lookup', 'correction']).describe('Which stored row: a recorded lookup or a correction (src/server/storage/event.ts)'),
+  fields: z.array(z.string()).min(1).describe("The row's fields this entry covers, as named in src/server/storage/types.ts; every field needs an entry (a test checks)"),
+  label: z.string().describe('The fields in words, as they read inside "we keep a, b and c"'),
+});
+
+export const footerCopySchema = z.strictObject({
+  id: z.literal('footer'),
+  privacy: z.string().describe('The privacy sentence under every page; {lookup} is what a stored lookup holds (content/site/kept-fields.json)'),
+  privacyLink: z.string().describe('Words of the link to /trust#kept'),
+  credits: z.string().describe('Words before the data credits (content/site/credits.json)'),
+  creditsLink: z.string().describe('Words of the link to /trust#credits'),
+  modifiedMark: z.string().describe("Added after the licence of a credit whose data was modified (CC BY asks it be said)"),
+});
+
+const https = z.url({ protocol: /^https$/ });
+
+export const creditsSchema = z.strictObject({
+  id, position,
+  everyPage: z.boolean().describe("In every page's footer: the sources of what pages show (DB-IP asks for a link on every page that shows its results); the others are credited on /trust#credits, which the footer links (a page's first visit must stay within 10 KB gzipped: tests/page-shell.test.ts)"),
+  name: z.string().describe('The credit as its owner asks for it, linked to `href` (DB-IP: "IP Geolocation by DB-IP")'),
+  href: https.describe("The source's own page"),
+  use: z.string().describe('What the site uses it for, one sentence (shown on /trust#credits)'),
+  licence: z.strictObject({ name: z.string(), href: https }).describe('Its licence or terms, linked: every credit names one (a test checks)'),
+  modified: z.string().optional().describe('How the data was changed, where it was: CC BY asks that this be said'),
 });
 
 export const statsSchema = z.strictObject({
   id, position,
   page: z.enum(['trust', 'international']).describe('Which page shows the figure in its statistics strip'),
-  value: z.string().describe("The figure as shown, e.g. '500K+' (marketing copy, not a measurement)"),
+  value: z.string().describe("The figure as shown, e.g. '100': a fact about the service a visitor can check, never an unmeasured user count, uptime or accuracy"),
   label: z.string(),
 });

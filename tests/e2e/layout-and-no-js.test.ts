@@ -64,9 +64,8 @@ describe('on every page', () => {
     await page.goto(`${server.url}/trust`);
     await expect(page.locator('.site-footer p').first().innerText()).resolves.toMatch(/is stored\. What we keep, and for how long\.$/);
     const credits = (await page.locator('.credits').innerText()).replace(/\s+/g, ' ');
-    expect(credits).toContain('available from maxmind.com;');
-    expect(credits).toContain('compiled by ip-location-db.');
-    expect(credits).toContain('(CC BY 4.0); includes GeoLite2');
+    expect(credits).toContain('Data: IP Geolocation by DB-IP (CC BY 4.0, modified); GeoLite2 data created by MaxMind (GeoLite2 End User License Agreement);');
+    expect(credits).toContain('(ODbL). Every source, its licence, and how we changed it.');
     await page.close();
   });
 

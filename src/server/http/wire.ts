@@ -1,12 +1,13 @@
 /**
  * How requests come off and answers go onto node's wire: header access and body reading
  * for node requests, and the header lists answers start from, built once (every answer
- * that is not a page or a file carries nosniff, the deny-all CSP and CORS; HSTS behind
- * a TLS proxy). The hot path of /ip and the API writes all headers in one `writeHead`.
+ * that is not a page or a file carries nosniff, the deny-all CSP, the data credit's Link
+ * and CORS; HSTS behind a TLS proxy). The hot path of /ip and the API writes all headers in one `writeHead`.
  */
 import type { IncomingMessage } from 'node:http';
 import { BodyTooLarge, CORS_HEADERS, type AppResponse } from './handler.ts';
 import { BASE_SECURITY_HEADERS, HSTS, MACHINE_SECURITY_HEADERS } from './security-headers.ts';
+import { DATA_CREDIT_HEADERS } from './data-credit.ts';
 
 /** Node's header access in the `get()` shape handlers use (a class: one shape, no closures per request). */
 export class NodeHeaders {
@@ -40,7 +41,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 const machineHeaders = (https: boolean, cors: boolean): readonly string[] =>
-  Object.entries({ ...MACHINE_SECURITY_HEADERS, ...(cors ? CORS_HEADERS : {}), ...(https ? { 'strict-transport-security': HSTS } : {}) }).flat();
+  Object.entries({ ...MACHINE_SECURITY_HEADERS, ...DATA_CREDIT_HEADERS, ...(cors ? CORS_HEADERS : {}), ...(https ? { 'strict-transport-security': HSTS } : {}) }).flat();
 /** By [https][cors]. */
 const MACHINE_HEADERS = [[machineHeaders(false, false), machineHeaders(false, true)], [machineHeaders(true, false), machineHeaders(true, true)]] as const;
 
