@@ -60,7 +60,7 @@ const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
 /** Builds the app (its listener also answers in-process: `app.request()`). */
 export async function buildApp(config: Config, distDir: string, limits: Partial<ServerLimits> = {}): Promise<BuiltApp> {
   const [site, routes, renderPage] = await Promise.all([
-    Promise.resolve(loadStaticSite(distDir)),
+    Promise.resolve(loadStaticSite(distDir, config.client.dnsLeakZone)),
     createRoutes(config, distDir),
     loadPageRenderer(distDir),
   ]);
