@@ -157,9 +157,12 @@ export class RedisNotes implements NoteStore {
   readonly #client: Redis;
   readonly #prefix: string;
   readonly #host: string;
+  readonly #maxTokens: number;
   #failing: string | undefined;
 
-  constructor(url: string, keyPrefix: string) {
+  /** `maxTokens`: MAX_TOKENS unless a test asks for fewer. */
+  constructor(url: string, keyPrefix: string, maxTokens = MAX_TOKENS) {
+    this.#maxTokens = maxTokens;
     // As the rate limit's client: no offline queue, a command timeout, errors told once.
     this.#client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: TIMEOUT_MS });
     this.#client.on('error', () => {});
@@ -183,18 +186,35 @@ export class RedisNotes implements NoteStore {
     return value;
   }
 
+  /**
+   * Resolves once the client is connected, or after TIMEOUT_MS: without an offline queue a
+   * command sent while it connects would fail, and the first test after a start with it.
+   */
+  #connected(): Promise<void> {
+    if (this.#client.status === 'ready') return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => { clearTimeout(timer); this.#client.off('ready', done); resolve(); };
+      const timer = setTimeout(done, TIMEOUT_MS);
+      this.#client.once('ready', done);
+    });
+  }
+
   async issue(token: string, names: number): Promise<void> {
+    await this.#connected();
     const now = Date.now();
-    await this.#client.eval(ISSUE, 2, `${this.#prefix}tokens`, this.#prefix + token, now, now + TOKEN_TTL_MS, names, MAX_TOKENS, this.#prefix, token)
+    await this.#client.eval(ISSUE, 2, `${this.#prefix}tokens`, this.#prefix + token, now, now + TOKEN_TTL_MS, names, this.#maxTokens, this.#prefix, token)
       .then((v) => this.#answered(v), (error: unknown) => this.#failed(error));
   }
 
   note(note: ResolverNote): void {
-    this.#client.eval(NOTE, 1, this.#prefix + note.token, note.resolver, note.at, note.transport, note.ecs ?? '', note.dnssecOk ? '1' : '0', note.name, MAX_RESOLVERS)
-      .then((v) => this.#answered(v), (error: unknown) => { try { this.#failed(error); } catch { /* logged once; the note is lost */ } });
+    const send = () => this.#client.eval(NOTE, 1, this.#prefix + note.token, note.resolver, note.at, note.transport, note.ecs ?? '', note.dnssecOk ? '1' : '0', note.name, MAX_RESOLVERS);
+    // Connected: sent at once, so that a read after it is answered after it.
+    const sent = this.#client.status === 'ready' ? send() : this.#connected().then(send);
+    sent.then((v) => this.#answered(v), (error: unknown) => { try { this.#failed(error); } catch { /* logged once; the note is lost */ } });
   }
 
-  read(token: string): Promise<TokenNotes | undefined> {
+  async read(token: string): Promise<TokenNotes | undefined> {
+    await this.#connected();
     return this.#client.hgetall(this.#prefix + token).then((hash) => notesFromHash(this.#answered(hash)), (error: unknown) => this.#failed(error));
   }
 

@@ -78,10 +78,13 @@ export function mergeNote(entry: { seen: Set<number>; resolvers: Map<string, See
 export class MemoryNotes implements NoteStore {
   readonly #entries = new OldestFirst<string, Entry>();
   readonly #now: () => number;
+  readonly #maxTokens: number;
   readonly #sweep: NodeJS.Timeout;
 
-  constructor(now: () => number = Date.now) {
+  /** `now`: the clock in ms (tests move it); `maxTokens`: MAX_TOKENS unless a test asks for fewer. */
+  constructor(now: () => number = Date.now, maxTokens = MAX_TOKENS) {
     this.#now = now;
+    this.#maxTokens = maxTokens;
     this.#sweep = setInterval(() => this.sweep(), 1000).unref();
   }
 
@@ -97,7 +100,7 @@ export class MemoryNotes implements NoteStore {
   issue(token: string, names: number): Promise<void> {
     this.sweep();
     this.#entries.set(token, { expires: this.#now() + TOKEN_TTL_MS, names, seen: new Set(), resolvers: new Map() });
-    if (this.#entries.size > MAX_TOKENS) this.#entries.dropOldest();
+    if (this.#entries.size > this.#maxTokens) this.#entries.dropOldest();
     return Promise.resolve();
   }
 
