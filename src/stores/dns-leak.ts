@@ -14,7 +14,7 @@
  */
 import { atom } from 'nanostores';
 import type * as z from 'zod/mini';
-import { DnsLeakResultSchema, DnsLeakStartSchema, type DnsLeakResult } from '../lib/dns-leak-record.ts';
+import { DNS_LEAK_TOKEN, DnsLeakResultSchema, DnsLeakStartSchema, type DnsLeakResult } from '../lib/dns-leak-record.ts';
 import { fetchJson, latestWins, type ApiFailure, type ApiResult } from './api-fetch.ts';
 
 export const DNS_LEAK_URL = '/api/dns-leak';
@@ -78,6 +78,8 @@ export async function startDnsLeakTest({ extended = false, load = loadName }: { 
   if (!isCurrent()) return;
   if (!started.ok) return $dnsLeak.set({ status: 'failed', failure: started.failure });
   const { token, names } = started.data;
+  // The token goes into the poll's path: anything but 32 hex digits is not an answer of ours.
+  if (!DNS_LEAK_TOKEN.test(token)) return $dnsLeak.set({ status: 'failed', failure: { kind: 'invalid' } });
   const deadline = Date.now() + DNS_LEAK_WINDOW_MS;
   for (const name of names) void load(name);
   for (;;) {

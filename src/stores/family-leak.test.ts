@@ -36,10 +36,8 @@ function serve(urls: { ipv4Url: string | null; ipv6Url: string | null } | 'down'
 
 async function run(page: LookupResponse) {
   vi.resetModules();
-  const { $lookup } = await import('./lookup.ts');
-  $lookup.set({ status: 'loaded', data: page, error: null });
   const { $familyLeak, startFamilyLeakCheck } = await import('./family-leak.ts');
-  startFamilyLeakCheck();
+  startFamilyLeakCheck(page.data);
   await vi.waitFor(() => {
     const state = $familyLeak.get();
     if (state !== null && state !== 'unreadable' && state.checking) throw new Error('still checking');
