@@ -119,8 +119,11 @@ describe('with a zone', () => {
     await expect(summaryRow(page, 'dns').textContent()).resolves.toContain('Not tested');
     const start = page.getByRole('button', { name: 'Start DNS leak test' });
     await start.focus();
+    const pressed = Date.now();
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: /^Finished: 6 of 6 names seen/ }).waitFor({ timeout: 10_000 });
+    // The issue's mark is 5 s from Start to the verdict; the store's own window is 5 s, so this logs how far inside it.
+    console.log(`DNS leak test: Start to verdict in ${Date.now() - pressed} ms`);
     expect(asked).toHaveLength(6);
     expect(asked.every((name) => new RegExp(`^[0-9a-f]{32}-\\d+\\.${ZONE.replace('.', '\\.')}$`).test(name))).toBe(true);
     const table = page.getByRole('table', { name: 'Resolvers that asked our DNS server' });
