@@ -32,7 +32,8 @@ export default function LeakSummary({ zone, webrtc, text = DNS_LEAK_TEXT.summary
     { id: 'webrtc', label: text.rows.webrtc, state: webrtcLeakState(webrtc.status, webrtc.leaks), href: '#webrtc-title' },
     { id: 'dns', label: text.rows.dns, state: dnsLeakState(zone, dns.status, dns.status === 'done' ? dns.result.verdict.state : null), href: zone ? '#dns-leak' : null },
   ];
-  const familyState = familyLeakState(families !== 'unreadable', families === 'unreadable' ? null : families);
+  // Until the settings are read the row is left out, as where no echo URL is configured: it never flickers in and out.
+  const familyState = familyLeakState(families !== 'unreadable', families === 'unreadable' || families === 'unknown' ? null : families);
   if (familyState !== 'not-set-up') rows.push({ id: 'ipv6', label: text.rows.ipv6, state: familyState, href: '/ip-3#families' });
   return (
     <section className="leak-summary" aria-labelledby="leak-summary-title" data-testid="leak-summary">

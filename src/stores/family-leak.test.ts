@@ -40,7 +40,7 @@ async function run(page: LookupResponse) {
   startFamilyLeakCheck(page.data);
   await vi.waitFor(() => {
     const state = $familyLeak.get();
-    if (state !== null && state !== 'unreadable' && state.checking) throw new Error('still checking');
+    if (state === 'unknown' || (state !== null && state !== 'unreadable' && state.checking)) throw new Error('still checking');
   });
   return $familyLeak.get();
 }

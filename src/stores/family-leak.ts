@@ -13,13 +13,13 @@ import { sameNetwork, type Network } from '../lib/webrtc-leak.ts';
 import { fetchJson } from './api-fetch.ts';
 import { $ipFamilies, startFamilyCheck, type FamilyCheck } from './ip-families.ts';
 
-/** `unreadable`: the settings could not be read; null: no echo URL configured. */
-export type FamilyLeak = { checking: boolean; leaks: number } | null | 'unreadable';
+/** `unknown`: not started, or the settings not read yet; `unreadable`: they could not be read; null: no echo URL configured. */
+export type FamilyLeak = { checking: boolean; leaks: number } | null | 'unknown' | 'unreadable';
 
 /** What the check compares against: the address the page came from and its network. */
 export type PageAddress = Pick<IpInfo, 'ip' | 'asn' | 'asn_org'>;
 
-export const $familyLeak = atom<FamilyLeak>({ checking: true, leaks: 0 });
+export const $familyLeak = atom<FamilyLeak>('unknown');
 
 const networkOf = (info: Pick<IpInfo, 'asn' | 'asn_org'>): Network | null => {
   const asn = parseAsNumber(info.asn, true);
@@ -45,7 +45,7 @@ export function startFamilyLeakCheck(page: PageAddress | null): void {
     if (state.status === 'config-failed') return $familyLeak.set('unreadable');
     const checks: FamilyCheck[] = [state.ipv4, state.ipv6];
     if (checks.every((c) => c.status === 'not-configured')) return $familyLeak.set(null);
-    if (checks.some((c) => c.status === 'checking')) return;
+    if (checks.some((c) => c.status === 'checking')) return $familyLeak.set({ checking: true, leaks: 0 });
     queueMicrotask(() => stop());
     const seen = checks.flatMap((c) => (c.status === 'seen' ? [c.ip] : []));
     void Promise.all(seen.map((ip) => (page ? leaks(ip, page) : false)))

@@ -169,3 +169,35 @@ describe('with a zone', () => {
     }
   });
 });
+
+describe('with the IPv4/IPv6 check configured', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ TRUST_PROXY: 'loopback', PUBLIC_IPV4_URL: 'https://v4.echo.test/ip', PUBLIC_IPV6_URL: 'https://v6.echo.test/ip' });
+  });
+  afterAll(async () => { await server?.stop(); });
+
+  /** `/` as Google's 8.8.8.8 (AS15169), with the echo URLs answering `v4` and `v6`. */
+  async function summaryWith(v4: string, v6: string) {
+    context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
+    const page = await context.newPage();
+    const echo = (body: string) => ({ status: 200, body, headers: { 'access-control-allow-origin': '*', 'content-type': 'text/plain' } });
+    await page.route('https://v4.echo.test/ip', (route) => route.fulfill(echo(v4)));
+    await page.route('https://v6.echo.test/ip', (route) => route.fulfill(echo(v6)));
+    await openVpnTab(page, server.url);
+    const row = summaryRow(page, 'ipv6');
+    await row.and(page.locator(':not([data-state="testing"])')).waitFor();
+    return { row, page };
+  }
+
+  it('says IPv6 leaks when it reaches us from another network than the page (Cloudflare\'s, not Google\'s)', async () => {
+    const { row } = await summaryWith('8.8.8.8', '2606:4700:4700::1111');
+    await expect(row.textContent()).resolves.toMatch(/IPv6\s*Leak/);
+    await expect(row.getByRole('link').getAttribute('href')).resolves.toBe('/ip-3#families');
+  });
+
+  it('finds no IPv6 leak when the IPv6 address is of the page\'s own network', async () => {
+    const { row } = await summaryWith('8.8.8.8', '2001:4860:4860::8888');
+    await expect(row.textContent()).resolves.toMatch(/IPv6\s*No leak/);
+  });
+});
