@@ -1,11 +1,11 @@
 /**
- * Island: the leak checks of `/`'s VPN tab, loaded late. Its own code is these few lines;
- * the summary, the DNS leak test and their texts (LeakPanel.tsx) are fetched when it
- * hydrates, which `client:idle` puts after the page has loaded, so they add nothing to
- * what `/` loads before the map (tests/js-budget.test.ts). What they need of the page's
- * own stores (the WebRTC check, the record) is read here and handed down: the stores'
- * code is already loaded, and the lazy chunk then shares no module with the page's
- * islands that it would split into chunks of their own.
+ * Island (exported through WebrtcCheck.tsx, whose chunk it shares): the leak checks of
+ * `/`'s VPN tab, loaded late. Its own code is these few lines; the summary, the DNS leak
+ * test and their texts (LeakPanel.tsx) are fetched when it hydrates, which `client:idle`
+ * puts after the page has loaded, so they add nothing to what `/` loads before the map
+ * (tests/js-budget.test.ts). What they need of the page's own stores (the WebRTC check,
+ * the record) is read here and handed down: imported by the lazy chunk, those stores
+ * would be split out of the chunks `/` loads into chunks of their own.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useState, type ComponentType } from 'react';

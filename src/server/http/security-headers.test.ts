@@ -7,6 +7,7 @@ describe('withDnsLeakZone', () => {
   it.each<[string, string, string | null, string]>([
     ['adds the zone\'s subdomains to connect-src', PAGE, 'dns.example.com', "default-src 'self'; connect-src 'self' https: https://*.dns.example.com; worker-src 'self'"],
     ['leaves the policy alone without a zone', PAGE, null, PAGE],
+    ['takes a zone with an underscore, as DNS_LEAK_ZONE does', PAGE, '_dns.example.com', "default-src 'self'; connect-src 'self' https: https://*._dns.example.com; worker-src 'self'"],
     ['leaves it alone for an empty zone', PAGE, '', PAGE],
     ['refuses a zone that would add a directive of its own', PAGE, "x.test; script-src 'unsafe-inline'", PAGE],
     ['refuses a zone with a wildcard or a scheme', PAGE, '*.example.com', PAGE],

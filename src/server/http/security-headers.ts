@@ -53,6 +53,6 @@ export function withFrameAncestors(csp: string): string {
  * and the policy stays as it is without one (or for a zone that is not a plain host name).
  */
 export function withDnsLeakZone(csp: string, zone: string | null): string {
-  if (!zone || !/^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/i.test(zone)) return csp;
+  if (!zone || !/^[\w-]+(?:\.[\w-]+)*$/.test(zone)) return csp;
   return csp.replace(/(^|;\s*)(connect-src)([^;]*)/, (_, start: string, name: string, sources: string) => `${start}${name}${sources} https://*.${zone}`);
 }
