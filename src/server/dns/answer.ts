@@ -114,12 +114,20 @@ function ednsOf(decoded: dnsPacket.DecodedPacket): Edns | undefined {
   };
 }
 
-/** A header: the query's id, QR, the opcode and RD copied, our flags and rcode, and the counts. */
-function header(query: Buffer, flags: number, rcode: number, counts: [qd: number, an: number, ns: number, ar: number]): Buffer {
-  const out = Buffer.alloc(HEADER);
+/** Writes a header: the query's id, QR, the opcode and RD copied, our flags and rcode, and the counts. */
+function writeHeader(out: Buffer, query: Buffer, flags: number, rcode: number, qd: number, an: number, ns: number, ar: number): void {
   query.copy(out, 0, 0, 2);
   out.writeUInt16BE(QR | (query.readUInt16BE(2) & (0x7800 | RD)) | flags | rcode, 2);
-  counts.forEach((count, i) => out.writeUInt16BE(count, 4 + 2 * i));
+  out.writeUInt16BE(qd, 4);
+  out.writeUInt16BE(an, 6);
+  out.writeUInt16BE(ns, 8);
+  out.writeUInt16BE(ar, 10);
+}
+
+/** A bare header with an rcode: FORMERR and NOTIMP for what cannot be read or is not a query. */
+function headerOnly(query: Buffer, rcode: number): Buffer {
+  const out = Buffer.allocUnsafe(HEADER);
+  writeHeader(out, query, 0, rcode, 0, 0, 0, 0);
   return out;
 }
 
@@ -146,13 +154,67 @@ function soa(zoneAt: number): Buffer {
   return record(zoneAt, TYPE.SOA, Buffer.concat([underZone('ns', zoneAt), underZone('hostmaster', zoneAt), numbers]));
 }
 
-/** The OPT record of an answer: our UDP size, an extended rcode (BADVERS is 1), the DO bit copied. */
-function opt(extendedRcode: number, dnssecOk: boolean): Buffer {
-  const out = Buffer.alloc(11);
-  out.writeUInt16BE(TYPE.OPT, 1);
-  out.writeUInt16BE(EDNS_SIZE, 3);
-  out.writeUInt8(extendedRcode, 5);
-  out.writeUInt16BE(dnssecOk ? dnsPacket.DNSSEC_OK : 0, 7);
+/** The records of one section of an answer, already on the wire, and how many. */
+interface Section { bytes: Buffer; count: number }
+const NONE: Section = { bytes: Buffer.alloc(0), count: 0 };
+
+/**
+ * A zone's records, built once: every query for a name gets the same A or AAAA records (named
+ * by a pointer to the question, always at byte 12), and its SOA and NS differ only in where
+ * the zone's name sits in the question (at most 256 places).
+ */
+interface Records { a: Section; aaaa: Section; soa: Map<number, Section>; ns: Map<number, Section> }
+const RECORDS = new WeakMap<DnsZone, Records>();
+
+function recordsOf(zone: DnsZone): Records {
+  let records = RECORDS.get(zone);
+  if (!records) {
+    const section = (type: number, list: Buffer[]): Section => ({ bytes: Buffer.concat(list.map((ip) => record(HEADER, type, ip))), count: list.length });
+    records = { a: section(TYPE.A, zone.ipv4), aaaa: section(TYPE.AAAA, zone.ipv6), soa: new Map(), ns: new Map() };
+    RECORDS.set(zone, records);
+  }
+  return records;
+}
+
+function soaAt(records: Records, zoneAt: number): Section {
+  let found = records.soa.get(zoneAt);
+  if (!found) records.soa.set(zoneAt, (found = { bytes: soa(zoneAt), count: 1 }));
+  return found;
+}
+
+function nsAt(records: Records, zoneAt: number): Section {
+  let found = records.ns.get(zoneAt);
+  if (!found) records.ns.set(zoneAt, (found = { bytes: record(zoneAt, TYPE.NS, underZone('ns', zoneAt)), count: 1 }));
+  return found;
+}
+
+/**
+ * The answer, written into one buffer: header, the question as it came, the answer and
+ * authority records, and an OPT record when the query had one (our UDP size, the extended
+ * rcode BADVERS for an EDNS version other than 0, the DO bit copied). Past `limit`, header,
+ * question and OPT only, with the TC bit.
+ */
+function reply(query: Buffer, question: Question, edns: Edns | undefined, limit: number, flags: number, rcode: number, answers: Section, authority: Section = NONE): Buffer {
+  const optSize = edns ? 11 : 0;
+  let size = HEADER + question.raw.length + answers.bytes.length + authority.bytes.length + optSize;
+  const truncated = size > limit;
+  if (truncated) size = HEADER + question.raw.length + optSize;
+  const out = Buffer.allocUnsafe(size);
+  writeHeader(out, query, truncated ? flags | TC : flags, rcode, 1, truncated ? 0 : answers.count, truncated ? 0 : authority.count, edns ? 1 : 0);
+  let at = HEADER + question.raw.copy(out, HEADER);
+  if (!truncated) {
+    at += answers.bytes.copy(out, at);
+    at += authority.bytes.copy(out, at);
+  }
+  if (edns) {
+    out[at] = 0; // the root name
+    out.writeUInt16BE(TYPE.OPT, at + 1);
+    out.writeUInt16BE(EDNS_SIZE, at + 3);
+    out.writeUInt8(edns.version === 0 ? 0 : 1, at + 5);
+    out.writeUInt8(0, at + 6);
+    out.writeUInt16BE(edns.dnssecOk ? dnsPacket.DNSSEC_OK : 0, at + 7);
+    out.writeUInt16BE(0, at + 9);
+  }
   return out;
 }
 
@@ -175,48 +237,29 @@ function placeOf(labels: string[], zone: DnsZone): Place | undefined {
  */
 export function answerQuery(packet: Buffer, zone: DnsZone, transport: 'udp' | 'tcp'): DnsReply {
   if (packet.length < HEADER || packet.readUInt16BE(2) & QR) return { answer: undefined };
-  const formErr = { answer: header(packet, 0, RCODE.FORMERR, [0, 0, 0, 0]) };
-  if ((packet.readUInt16BE(2) >> 11) & 0xf) return { answer: header(packet, 0, RCODE.NOTIMP, [0, 0, 0, 0]) };
+  if ((packet.readUInt16BE(2) >> 11) & 0xf) return { answer: headerOnly(packet, RCODE.NOTIMP) };
   // One question, nothing in the answer and authority sections, at most one additional (OPT).
-  if (packet.readUInt16BE(4) !== 1 || packet.readUInt16BE(6) || packet.readUInt16BE(8) || packet.readUInt16BE(10) > 1) return formErr;
+  if (packet.readUInt16BE(4) !== 1 || packet.readUInt16BE(6) || packet.readUInt16BE(8) || packet.readUInt16BE(10) > 1) return { answer: headerOnly(packet, RCODE.FORMERR) };
   const question = readQuestion(packet);
-  if (!question) return formErr;
+  if (!question) return { answer: headerOnly(packet, RCODE.FORMERR) };
   let edns: Edns | undefined;
   try {
     edns = ednsOf(dnsPacket.decode(packet));
   } catch {
-    return formErr;
+    return { answer: headerOnly(packet, RCODE.FORMERR) };
   }
-  const dnssecOk = edns?.dnssecOk ?? false;
-  const optRecord = edns ? [opt(edns.version === 0 ? 0 : 1, dnssecOk)] : [];
-  const reply = (flags: number, rcode: number, answers: Buffer[], authority: Buffer[] = []): Buffer => {
-    const full = Buffer.concat([
-      header(packet, flags, rcode, [1, answers.length, authority.length, optRecord.length]), question.raw, ...answers, ...authority, ...optRecord,
-    ]);
-    const limit = transport === 'tcp' ? 0xffff : edns ? Math.min(Math.max(edns.udpSize, CLASSIC_SIZE), EDNS_SIZE) : CLASSIC_SIZE;
-    if (full.length <= limit) return full;
-    return Buffer.concat([header(packet, flags | TC, rcode, [1, 0, 0, optRecord.length]), question.raw, ...optRecord]);
-  };
-  if (edns && edns.version !== 0) return { answer: reply(0, RCODE.NOERROR, []) }; // BADVERS, in the OPT record
+  const limit = transport === 'tcp' ? 0xffff : edns ? Math.min(Math.max(edns.udpSize, CLASSIC_SIZE), EDNS_SIZE) : CLASSIC_SIZE;
+  if (edns && edns.version !== 0) return { answer: reply(packet, question, edns, limit, 0, RCODE.NOERROR, NONE) }; // BADVERS, in the OPT record
   const place = question.klass === CLASS_IN ? placeOf(question.labels, zone) : undefined;
-  if (!place) return { answer: reply(0, RCODE.REFUSED, []) };
-  if (question.type >= META_TYPES && question.type <= 255) return { answer: reply(AA, RCODE.NOTIMP, []) };
+  if (!place) return { answer: reply(packet, question, edns, limit, 0, RCODE.REFUSED, NONE) };
+  if (question.type >= META_TYPES && question.type <= 255) return { answer: reply(packet, question, edns, limit, AA, RCODE.NOTIMP, NONE) };
+  const records = recordsOf(zone);
   const zoneAt = question.offsets[question.labels.length - zone.labels.length] ?? HEADER;
-  const noData = () => reply(AA, RCODE.NOERROR, [], [soa(zoneAt)]);
-  const addresses = () => {
-    const list = question.type === TYPE.A ? zone.ipv4 : question.type === TYPE.AAAA ? zone.ipv6 : [];
-    return list.length ? reply(AA, RCODE.NOERROR, list.map((ip) => record(HEADER, question.type, ip))) : noData();
-  };
-  switch (place.kind) {
-    case 'apex':
-      if (question.type === TYPE.SOA) return { answer: reply(AA, RCODE.NOERROR, [soa(zoneAt)]) };
-      if (question.type === TYPE.NS) return { answer: reply(AA, RCODE.NOERROR, [record(zoneAt, TYPE.NS, underZone('ns', zoneAt))]) };
-      return { answer: noData() };
-    case 'ns':
-      return { answer: addresses() };
-    case 'token':
-      return { answer: addresses(), note: { token: place.token, name: place.name, ecs: edns?.ecs ?? null, dnssecOk } };
-    case 'unknown':
-      return { answer: reply(AA, RCODE.NXDOMAIN, [], [soa(zoneAt)]) };
-  }
+  let answers = NONE;
+  if (place.kind === 'apex') answers = question.type === TYPE.SOA ? soaAt(records, zoneAt) : question.type === TYPE.NS ? nsAt(records, zoneAt) : NONE;
+  else if (place.kind !== 'unknown') answers = question.type === TYPE.A ? records.a : question.type === TYPE.AAAA ? records.aaaa : NONE;
+  // No record: NXDOMAIN for a name that does not exist, no data for one that does; either with the SOA.
+  const rcode = place.kind === 'unknown' ? RCODE.NXDOMAIN : RCODE.NOERROR;
+  const answer = reply(packet, question, edns, limit, AA, rcode, answers, answers.count ? NONE : soaAt(records, zoneAt));
+  return place.kind === 'token' ? { answer, note: { token: place.token, name: place.name, ecs: edns?.ecs ?? null, dnssecOk: edns?.dnssecOk ?? false } } : { answer };
 }
