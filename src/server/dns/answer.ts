@@ -33,11 +33,11 @@ const CLASS_IN = 1;
 const META_TYPES = 251;
 /** Seconds every record and negative answer may be cached: the test's names are never asked twice. */
 const TTL = 60;
-/** The UDP size this server advertises and honours at most (the DNS flag day's 1232). */
+/** The UDP size this server advertises and honours at most: 1232 bytes fit an IPv6 packet of the minimum MTU unfragmented. */
 const EDNS_SIZE = 1232;
 /** Without EDNS, the classic limit. */
 const CLASSIC_SIZE = 512;
-/** The largest name on the wire (RFC 1035, section 3.1). */
+/** The largest name on the wire, in bytes, its length octets included. */
 const MAX_NAME = 255;
 
 /** A token's name: the token and which of its names (1 to 36) was asked. */

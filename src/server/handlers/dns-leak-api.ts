@@ -13,8 +13,7 @@ import verdictsFile from '../../../content/site/dns-leak-verdicts.json' with { t
 import { dnsLeakVerdict, verdictText, type VerdictResolver } from '../../lib/dns-leak-verdict.ts';
 import { UNKNOWN, type IpInfo } from '../../lib/record.ts';
 import { dnsLeakVerdictsSchema } from '../../schemas/dns-leak-verdicts.ts';
-import type { NoteStore, SeenResolver } from '../dns/notes.ts';
-import { TOKEN_TTL_MS } from '../dns/notes.ts';
+import { TOKEN_TTL_MS, type NoteStore, type SeenResolver } from '../dns/notes.ts';
 import { json, jsonError, methodNotAllowed, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine } from '../lookup/engine.ts';
 
