@@ -40,8 +40,12 @@ const CLASSIC_SIZE = 512;
 /** The largest name on the wire, in bytes, its length octets included. */
 const MAX_NAME = 255;
 
-/** A token's name: the token and which of its names (1 to 36) was asked. */
-const TOKEN_LABEL = /^([0-9a-f]{32})-([1-9]|[12][0-9]|3[0-6])$/;
+/** A test's token: 128 random bits in lowercase hex (handlers/dns-leak-api.ts issues them). */
+export const TOKEN = /^[0-9a-f]{32}$/;
+/** The most names a token has (the extended test's). */
+export const MAX_NAMES = 36;
+/** A token's name's first label: the token, a hyphen, which of its names (1 to MAX_NAMES, no leading zero). */
+const TOKEN_LABEL = /^([0-9a-f]{32})-([1-9][0-9]?)$/;
 
 /** The zone as the responder answers it. */
 export interface DnsZone {
@@ -228,7 +232,7 @@ function placeOf(labels: string[], zone: DnsZone): Place | undefined {
   if (inside > 1) return { kind: 'unknown' };
   if (labels[0] === 'ns') return { kind: 'ns' };
   const match = TOKEN_LABEL.exec(labels[0]!);
-  return match ? { kind: 'token', token: match[1]!, name: Number(match[2]) } : { kind: 'unknown' };
+  return match && Number(match[2]) <= MAX_NAMES ? { kind: 'token', token: match[1]!, name: Number(match[2]) } : { kind: 'unknown' };
 }
 
 /**

@@ -13,6 +13,7 @@ import verdictsFile from '../../../content/site/dns-leak-verdicts.json' with { t
 import { dnsLeakVerdict, verdictText, type VerdictResolver } from '../../lib/dns-leak-verdict.ts';
 import { UNKNOWN, type IpInfo } from '../../lib/record.ts';
 import { dnsLeakVerdictsSchema } from '../../schemas/dns-leak-verdicts.ts';
+import { MAX_NAMES, TOKEN } from '../dns/answer.ts';
 import { TOKEN_TTL_MS, type NoteStore, type SeenResolver } from '../dns/notes.ts';
 import { json, jsonError, methodNotAllowed, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine } from '../lookup/engine.ts';
@@ -20,8 +21,7 @@ import type { Engine } from '../lookup/engine.ts';
 const PATH = '/api/dns-leak';
 /** Names of the standard test and of the extended one. */
 export const NAMES_STANDARD = 6;
-export const NAMES_EXTENDED = 36;
-const TOKEN = /^[0-9a-f]{32}$/;
+export const NAMES_EXTENDED = MAX_NAMES;
 
 const COPY = dnsLeakVerdictsSchema.parse(verdictsFile);
 const OPERATORS = new Map(COPY.operators.flatMap((o) => o.asns.map((asn) => [asn, o.name] as const)));
