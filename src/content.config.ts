@@ -10,6 +10,7 @@ import { citiesSchema, ispsSchema, toolsSchema, guidesSchema, blogSchema } from 
 import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema, keptFieldsSchema, footerCopySchema, creditsSchema } from './schemas/site-lists.ts';
 import { lookupTextSchema, lookupPagesSchema, privacyChecklistSchema } from './schemas/lookup-copy.ts';
 import { networkPagesSchema } from './schemas/network-copy.ts';
+import { dnsLeakCopySchema } from './schemas/dns-leak-copy.ts';
 import { ipToolsSchema, internationalCopySchema, performanceCopySchema, webVitalsSchema, benchmarksSchema, accuracySchema, accuracyCopySchema } from './schemas/page-copy.ts';
 
 /** A glob loader over one folder of `content/`: the id is the file name without extension. */
@@ -62,4 +63,5 @@ export const collections = {
   benchmarks: defineCollection({ loader: inFileOrder('content/site/benchmarks.json'), schema: benchmarksSchema }),
   accuracy: defineCollection({ loader: file('content/site/accuracy.json'), schema: accuracySchema }),
   accuracyCopy: defineCollection({ loader: file('content/site/accuracy-copy.json'), schema: accuracyCopySchema }),
+  dnsLeakCopy: defineCollection({ loader: file('content/site/dns-leak.json'), schema: dnsLeakCopySchema }),
 };

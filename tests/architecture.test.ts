@@ -1,7 +1,7 @@
 /**
  * The shape of src/server, checked over its import graph (type imports included): the top
  * level holds only the entry files, every other module sits in a room named for what it is
- * (http/, handlers/, rate-limit/, udp/, lookup/, mmdb/, cities/, storage/, shell/, utils/,
+ * (http/, handlers/, rate-limit/, udp/, dns/, lookup/, mmdb/, cities/, storage/, shell/, utils/,
  * data-update/); the route handlers are siblings that only routes.ts wires; and no module
  * reaches itself through its imports.
  */

@@ -16,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, type AppRequestFn } from './support/app-harness.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
+import { loadConfig } from '../src/server/config.ts';
+import { buildApp } from '../src/server/server.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 300);
 const BUDGET_MS = 50;
@@ -163,6 +165,25 @@ describe(`no 5xx, no hang, under ${BUDGET_MS} ms (${RUNS} runs per family)`, () 
       fc.tuple(fc.webPath(), fc.webQueryParameters()).map(([p, q]) => `${p || '/'}?${q}`),
     );
     await family('files and pages', () => fc.assert(fc.asyncProperty(method, path, body, headers, (m, p, b, h) => checkInProcess(m, p, b, h)), { numRuns: RUNS }));
+  }, TIMEOUT);
+
+  it('the DNS leak test API, with a zone and its responder on a free port', async () => {
+    const dns = await buildApp(loadConfig({ HOST: '127.0.0.1', PORT: '0', STUN_PORT: '0', DNS_LEAK_ZONE: 'dns.example.com', DNS_PORT: '0', RATE_LIMIT: '1000000', ANALYTICS: 'off' }), 'dist');
+    const { token } = await (await dns.app.request('/api/dns-leak', { method: 'POST' })).json() as { token: string };
+    const path = fc.oneof(
+      fc.constantFrom('/api/dns-leak', `/api/dns-leak/${token}`, `/api/dns-leak/${token}/`, `/api/dns-leak/${token.toUpperCase()}`, '/api/dns-leak/', '/api/dns-leak//x'),
+      fc.string().map((x) => `/api/dns-leak?extended=${encodeURIComponent(x)}`),
+      fc.oneof(fc.string(), fc.stringMatching(/^[0-9a-f]{30,34}$/), fc.string({ unit: 'binary', maxLength: 300 })).map((x) => `/api/dns-leak/${encodeURIComponent(x)}`),
+    );
+    // checkInProcess asks `request`: this family's app for its duration.
+    const shared = request;
+    request = dns.app.request;
+    try {
+      await family('DNS leak API', () => fc.assert(fc.asyncProperty(method, path, body, headers, (m, p, b, h) => checkInProcess(m, p, b, h)), { numRuns: RUNS }));
+    } finally {
+      request = shared;
+      await dns.routes.dnsLeak.close();
+    }
   }, TIMEOUT);
 });
 

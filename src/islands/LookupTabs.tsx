@@ -23,6 +23,20 @@ export default function LookupTabs(props: Props) {
     setEnhanced(true);
   }, [tabs]);
 
+  // A link to something inside a panel (the leak summary's "Details": #webrtc-title) opens that panel's tab.
+  useEffect(() => {
+    const open = () => {
+      const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+      const panel = target?.closest('[role="tabpanel"]');
+      const tab = tabs.find((t) => panel?.id === `panel-${t.id}`);
+      if (!tab || !target) return;
+      setSelected(tab.id);
+      requestAnimationFrame(() => target.scrollIntoView());
+    };
+    window.addEventListener('hashchange', open);
+    return () => window.removeEventListener('hashchange', open);
+  }, [tabs]);
+
   function select(index: number) {
     const tab = tabs[(index + tabs.length) % tabs.length]!;
     setSelected(tab.id);

@@ -67,3 +67,8 @@ export default function WebrtcCheck({ config, text = ISLAND_TEXT.webrtc }: Props
     </section>
   );
 }
+
+// The VPN tab's leak checks hydrate from this module's chunk: as an island of its own, its
+// imports of the WebRTC and lookup stores would split them out of the chunks `/` already
+// loads, adding to what it loads before the map (tests/js-budget.test.ts).
+export { default as LeakChecks } from './LeakChecks.tsx';

@@ -21,6 +21,11 @@ export const ClientConfigSchema = z.object({
   ipv4Url: z.nullable(z.string()),
   /** Same over IPv6 only, or null. */
   ipv6Url: z.nullable(z.string()),
+  /**
+   * The zone this server answers DNS for (DNS_LEAK_ZONE), e.g. `dns.example.com`: the DNS leak
+   * test asks the browser to load never-seen names under it. Null when the test is not set up.
+   */
+  dnsLeakZone: z.nullable(z.string()),
 });
 export type ClientConfig = z.infer<typeof ClientConfigSchema>;
 
@@ -40,6 +45,7 @@ export function clientConfigFromEnv(env: Record<string, string | undefined>, stu
     stunPort: stunPort || null,
     ipv4Url: env.PUBLIC_IPV4_URL || null,
     ipv6Url: env.PUBLIC_IPV6_URL || null,
+    dnsLeakZone: null,
   };
 }
 

@@ -5,6 +5,10 @@
  * old cache. Policy: hashed assets cache-first; other public
  * GETs (the static pages) network-first with the cache as the offline fallback; `/`,
  * `/api/*` and any private or no-store response (per-visitor answers) never cached.
+ * Requests to other origins are never answered by the worker: the map tiles, the IPv4/IPv6
+ * echo URLs and the DNS leak test's names (`https://<token>-1.<zone>/`, each of which must
+ * reach the network so the browser resolves it) go out as if there were no worker; the
+ * worker's own CSP (`connect-src 'self'`, src/server/http/static-site.ts) would block them.
  */
 import type { APIRoute } from 'astro';
 import { createHash } from 'node:crypto';

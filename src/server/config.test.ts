@@ -34,6 +34,20 @@ describe('loadConfig', () => {
   ])('reads the pages\' rate limit and the Redis key secret from %o', (env, expected) => {
     expect(loadConfig(env)).toMatchObject(expected);
   });
+  /** A zone of exactly 217 characters, the longest that leaves room for a token's 36-byte label. */
+  const LONGEST_ZONE = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(25)].join('.');
+  it.each<[string, Record<string, string>, { zone: string | undefined; port: number; answer: string[] | undefined }]>([
+    ['no zone: the DNS leak test is off, port 53 by default', {}, { zone: undefined, port: 53, answer: undefined }],
+    ['the zone in lower case, without its final dot', { DNS_LEAK_ZONE: ' DNS.Example.com. ' }, { zone: 'dns.example.com', port: 53, answer: undefined }],
+    ['DNS_PORT=0: a free port (tests)', { DNS_LEAK_ZONE: 'dns.example.com', DNS_PORT: '0' }, { zone: 'dns.example.com', port: 0, answer: undefined }],
+    ['answer addresses, trimmed and canonical', { DNS_LEAK_ANSWER: ' 192.0.2.1 , 2001:DB8:0::1' }, { zone: undefined, port: 53, answer: ['192.0.2.1', '2001:db8::1'] }],
+    ['the longest zone', { DNS_LEAK_ZONE: LONGEST_ZONE }, { zone: LONGEST_ZONE, port: 53, answer: undefined }],
+  ])('reads the DNS leak test settings: %s', (_, env, expected) => {
+    const c = loadConfig(env);
+    expect(c.dnsLeak).toEqual(expected);
+    // The browser is offered the zone only once the responder listens (src/server/dns/leak-test.ts).
+    expect(c.client.dnsLeakZone).toBeNull();
+  });
   it('reads the proxy header as the proxy names it, compared in lower case', () => {
     expect(loadConfig({ TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'X-Real-IP' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-real-ip' });
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-forwarded-for' });
@@ -58,6 +72,12 @@ describe('loadConfig', () => {
     ['PAGE_RATE_LIMIT', '1000001', /PAGE_RATE_LIMIT="1000001" must be a whole number from 0 to 1000000/],
     ['PAGE_RATE_LIMIT', '-1', /PAGE_RATE_LIMIT="-1"/],
     ['RATE_LIMIT_SECRET', '0123456789abcde', /RATE_LIMIT_SECRET must be at least 16 characters/],
+    ['DNS_LEAK_ZONE', 'dns example.com', /DNS_LEAK_ZONE="dns example.com" must be a domain name/],
+    ['DNS_LEAK_ZONE', '-dns.example.com', /DNS_LEAK_ZONE="-dns.example.com"/],
+    ['DNS_LEAK_ZONE', 'dns..example.com', /DNS_LEAK_ZONE="dns..example.com"/],
+    ['DNS_LEAK_ZONE', `e${['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(25)].join('.')}`, /of at most 217 characters/],
+    ['DNS_PORT', '65536', /DNS_PORT="65536" must be a whole number from 0 to 65535/],
+    ['DNS_LEAK_ANSWER', '192.0.2.1,dns.example.com', /DNS_LEAK_ANSWER: "dns.example.com" is not an IPv4 or IPv6 address/],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts';
+import { normalizeIp } from '../lib/ip-address.ts';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
 import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
 
@@ -43,6 +44,8 @@ export interface Config {
   lists: ListPaths;
   /** Settings handed to the browser. */
   client: ClientConfig;
+  /** The DNS leak test (src/server/dns/): its zone (undefined: off), UDP and TCP port, and the addresses its names answer (undefined: this server's own). */
+  dnsLeak: { zone: string | undefined; port: number; answer: string[] | undefined };
   /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
   analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
 }
@@ -62,6 +65,21 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 
 /** Days analytics are kept (ANALYTICS_RETENTION_DAYS, default 90); /trust states it, so the build reads it too. */
 export const retentionDaysFromEnv = (env: NodeJS.ProcessEnv): number => integer(env, 'ANALYTICS_RETENTION_DAYS', 90, 1, 3650);
+
+/** A token's name is `<32 hex>-<n>.` before the zone: 36 bytes that the zone's 253 at most must leave room for. */
+const DNS_ZONE_MAX = 253 - 36;
+
+/** DNS_LEAK_ZONE, DNS_PORT and DNS_LEAK_ANSWER, checked. */
+function dnsLeakFromEnv(env: NodeJS.ProcessEnv): Config['dnsLeak'] {
+  const zone = env.DNS_LEAK_ZONE?.trim().toLowerCase().replace(/\.$/, '') || undefined;
+  if (zone !== undefined && (zone.length > DNS_ZONE_MAX || !zone.split('.').every((label) => /^[a-z0-9_]([a-z0-9-]{0,61}[a-z0-9])?$/.test(label)))) {
+    throw new ConfigError(`DNS_LEAK_ZONE="${env.DNS_LEAK_ZONE}" must be a domain name of at most ${DNS_ZONE_MAX} characters, such as dns.example.com`);
+  }
+  const answer = env.DNS_LEAK_ANSWER ? env.DNS_LEAK_ANSWER.split(',').map((ip) => ip.trim()) : undefined;
+  const bad = answer?.find((ip) => normalizeIp(ip) === undefined);
+  if (bad !== undefined) throw new ConfigError(`DNS_LEAK_ANSWER: "${bad}" is not an IPv4 or IPv6 address (give addresses, comma-separated)`);
+  return { zone, port: integer(env, 'DNS_PORT', 53, 0, 65535), answer: answer?.map((ip) => normalizeIp(ip)!) };
+}
 
 /** Reads and validates the configuration; throws ConfigError on the first bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -116,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',
     client: clientConfigFromEnv(env, stunPort),
+    dnsLeak: dnsLeakFromEnv(env),
     analytics: {
       enabled: analyticsSwitch === 'on',
       retentionDays: retentionDaysFromEnv(env),

@@ -11,6 +11,7 @@ import { serveClusterLimits } from './rate-limit/shared-stores.ts';
 import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
 import { startStunServer, type StunServer } from './udp/stun.ts';
+import { serveClusterNotes } from './dns/notes-shared.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 /** How long idle keep-alive sockets may still send a request after SIGTERM. */
@@ -24,11 +25,13 @@ async function startWorker(config: Config): Promise<void> {
   let server: Server | undefined = undefined; // set once the data is loaded
   let analytics: Routes['analytics'] | undefined = undefined;
   let stun: StunServer | undefined = undefined;
+  let dnsLeak: Routes['dnsLeak'] | undefined = undefined;
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
     void stun?.close();
+    void dnsLeak?.close();
     // Asked to stop while loading the data: nothing is in flight yet.
     if (!server) process.exit(0);
     // Stop accepting and let in-flight requests finish. node:http's own close() would also
@@ -47,6 +50,8 @@ async function startWorker(config: Config): Promise<void> {
   const app = await createAppServer(config, DIST);
   server = app.server;
   analytics = app.routes.analytics;
+  dnsLeak = app.routes.dnsLeak;
+  if (dnsLeak.port !== undefined) console.log(`DNS leak test responder on udp and tcp port ${dnsLeak.port} for ${dnsLeak.zone}`);
   // Cluster workers share one UDP socket, as they share the TCP one.
   stun = config.stunPort ? await startStunServer(config.host, config.stunPort) : undefined;
   if (stun) console.log(`STUN responder on udp port ${stun.port}`);
@@ -64,6 +69,8 @@ async function startWorker(config: Config): Promise<void> {
 
 function startPrimary(config: Config): void {
   serveClusterLimits(config);
+  // Without Redis, the workers' DNS leak notes meet in the primary (dns/notes-shared.ts).
+  if (config.dnsLeak.zone && !config.redisUrl) serveClusterNotes();
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   let stopping = false;
   let exitCode = 0;

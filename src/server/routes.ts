@@ -23,6 +23,8 @@ import { createLookupRedirect, isLookupPage, lookupPageLocals } from './handlers
 import { createAsnApi, createNetworkRedirects, isNetworkPage, NETWORKS_HUB, networkPageLocals, networksHubLocals } from './handlers/asn-api.ts';
 import { loadNetworkIndex, type NetworkIndexHandle } from './networks/load.ts';
 import { dbipCityFiles } from './lookup/sources.ts';
+import { startDnsLeakTest, type DnsLeakTest } from './dns/leak-test.ts';
+import { createDnsLeakApi } from './handlers/dns-leak-api.ts';
 
 export interface Routes {
   engine: Engine;
@@ -39,6 +41,8 @@ export interface Routes {
   /** The pages' own rate limit (PAGE_RATE_LIMIT), asked before a page is looked up; undefined when off. */
   pageLimit: PageLimit | undefined;
   health: Health;
+  /** The DNS leak test's responder and notes (off without DNS_LEAK_ZONE); closed at shutdown. */
+  dnsLeak: DnsLeakTest;
 }
 
 /**
@@ -80,16 +84,21 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
   const store = config.rateLimit > 0 || config.pageRateLimit > 0 ? createRateLimitStore(config) : undefined;
+  const dnsLeak = await startDnsLeakTest(config);
+  // The page offers the test only while the responder listens: set before anything reads config.client.
+  config.client.dnsLeakZone = dnsLeak.zone;
   return {
     engine,
     cities,
     networks,
     analytics,
+    dnsLeak,
     health: new Health().register('analytics', () => analytics.health()).note(() => [
       `rate-limit: ${store ? store.state() : 'off'}`,
       ...engine.dataStates().map(([name, state]) => `data ${name}: ${state}`),
       `data city index: ${cityIndexState(cities)}`,
       `data network index: ${networkIndexState(networks)}`,
+      dnsLeak.describe(),
     ]),
     handlers: [
       keepSameOrigin(withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
@@ -98,6 +107,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createCorrectionsApi(engine, analytics),
         createAnalyticsApi(analytics, config.analytics.token),
         createAsnApi(networks, lists),
+        createDnsLeakApi(dnsLeak, engine),
         // Last: it answers every other /api/ path with its 404.
         createApi(engine, config.client, record),
       ])),

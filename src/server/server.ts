@@ -59,11 +59,12 @@ const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
 
 /** Builds the app (its listener also answers in-process: `app.request()`). */
 export async function buildApp(config: Config, distDir: string, limits: Partial<ServerLimits> = {}): Promise<BuiltApp> {
-  const [site, routes, renderPage] = await Promise.all([
-    Promise.resolve(loadStaticSite(distDir)),
+  const [routes, renderPage] = await Promise.all([
     createRoutes(config, distDir),
     loadPageRenderer(distDir),
   ]);
+  // After the routes: the DNS leak zone is in config.client only once its responder listens.
+  const site = loadStaticSite(distDir, config.client.dnsLeakZone);
   warnOnRetentionMismatch(site, config.analytics.retentionDays);
   const shellFor = renderPage && await loadShells(renderPage, distDir, (ip) => ({ clientIp: ip, lookup: routes.engine.lookup(ip), clientConfig: config.client, query: ip }));
   const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, limit: routes.pageLimit, shell: shellFor && createShellAnswer(shellFor) };

@@ -1,7 +1,7 @@
 /** The IPv4/IPv6 check's store against a stand-in fetch: config, per-family answers, timeout. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const CONFIG = { tileUrl: 't', tileAttribution: 'a', stunUrl: 's', stunPort: null };
+const CONFIG = { tileUrl: 't', tileAttribution: 'a', stunUrl: 's', stunPort: null, dnsLeakZone: null };
 
 /** Answers /api/config with the given URLs and each echo URL with `echo[url]` (a hang when missing). */
 function serve(ipv4Url: string | null, ipv6Url: string | null, echo: Record<string, string>) {

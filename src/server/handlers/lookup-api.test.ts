@@ -8,7 +8,7 @@ import { createApi } from './lookup-api.ts';
 import type { AppRequest, AppResponse } from '../http/handler.ts';
 import type { Engine } from '../lookup/engine.ts';
 
-const config: ClientConfig = { tileUrl: 't', tileAttribution: 'a', stunUrl: null, stunPort: 3478, ipv4Url: null, ipv6Url: null };
+const config: ClientConfig = { tileUrl: 't', tileAttribution: 'a', stunUrl: null, stunPort: 3478, ipv4Url: null, ipv6Url: null, dnsLeakZone: null };
 const request = (method: string, path: string): AppRequest => ({
   method, path, query: new URLSearchParams(), headers: new Headers(), clientIp: '127.0.0.1', clientAddress: undefined,
   body: () => Promise.resolve(Buffer.alloc(0)),

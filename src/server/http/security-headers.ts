@@ -46,3 +46,13 @@ export const HSTS = 'max-age=31536000; includeSubDomains';
 export function withFrameAncestors(csp: string): string {
   return /frame-ancestors/.test(csp) ? csp : `${csp}; frame-ancestors 'none'`;
 }
+
+/**
+ * A page policy that lets the page load the DNS leak test's names (`https://<token>-1.<zone>/`,
+ * src/stores/dns-leak.ts): `https://*.<zone>` joins connect-src when the site has a zone,
+ * and the policy stays as it is without one (or for a zone that is not a plain host name).
+ */
+export function withDnsLeakZone(csp: string, zone: string | null): string {
+  if (!zone || !/^[\w-]+(?:\.[\w-]+)*$/.test(zone)) return csp;
+  return csp.replace(/(^|;\s*)(connect-src)([^;]*)/, (_, start: string, name: string, sources: string) => `${start}${name}${sources} https://*.${zone}`);
+}

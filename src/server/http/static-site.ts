@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { BASE_SECURITY_HEADERS, NON_HTML_CSP, withFrameAncestors } from './security-headers.ts';
+import { BASE_SECURITY_HEADERS, NON_HTML_CSP, withDnsLeakZone, withFrameAncestors } from './security-headers.ts';
 
 export interface StaticFile {
   body: Buffer;
@@ -77,8 +77,8 @@ function fileHeaders(type: string, cacheControl: string, csp: string | undefined
   }).flat();
 }
 
-/** Loads every file under `dist/client` into memory. */
-export function loadStaticSite(distDir: string): StaticSite {
+/** Loads every file under `dist/client` into memory; `dnsLeakZone` joins its pages' connect-src (withDnsLeakZone). */
+export function loadStaticSite(distDir: string, dnsLeakZone: string | null = null): StaticSite {
   const clientDir = path.join(distDir, 'client');
   const files = new Map<string, StaticFile>();
   if (!existsSync(clientDir)) return { get: () => undefined, notFoundPage: () => undefined, size: 0 };
@@ -93,14 +93,15 @@ export function loadStaticSite(distDir: string): StaticSite {
     const type = TYPES[path.extname(full)] ?? 'application/octet-stream';
     const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
     const csp = (pageHeaders.get(urlPath) ?? (urlPath === '/sw.js' ? SERVICE_WORKER_HEADERS : {}))['content-security-policy'];
+    const pageCsp = csp && type.startsWith('text/html') ? withDnsLeakZone(csp, dnsLeakZone) : csp;
     files.set(urlPath, {
       body,
       br: all.has(full + '.br') ? readFileSync(full + '.br') : undefined,
       gzip: all.has(full + '.gz') ? readFileSync(full + '.gz') : undefined,
       type,
       etag,
-      headers: fileHeaders(type, urlPath.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE, csp, etag),
-      notFoundHeaders: fileHeaders(type, 'no-cache', csp),
+      headers: fileHeaders(type, urlPath.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE, pageCsp, etag),
+      notFoundHeaders: fileHeaders(type, 'no-cache', pageCsp),
     });
   }
   const siteNotFound = files.get('/404');

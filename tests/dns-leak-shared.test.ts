@@ -1,0 +1,95 @@
+/**
+ * The DNS leak test across processes: the resolver's query and the page's poll may reach
+ * different processes, and each must see what the other noted. With WEB_CONCURRENCY=2 the
+ * workers share their notes through the cluster primary; with REDIS_URL two servers share
+ * them through Redis (src/server/dns/notes-shared.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from './support/browser-harness.ts';
+import { sendDnsQuery } from './support/dns-query.ts';
+import { testRedisUrl, uniquePrefix } from './support/redis.ts';
+
+const ZONE = 'dns.example.com';
+const DNS_ENV = { DNS_LEAK_ZONE: ZONE, DNS_PORT: '0', DNS_LEAK_ANSWER: '192.0.2.10', RATE_LIMIT: '0', PAGE_RATE_LIMIT: '0' };
+// A fresh connection per request: the primary hands connections to the workers in turn.
+const ask = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { connection: 'close' } });
+
+/** Resolves with the DNS port once `count` processes say their responder listens. */
+async function dnsPort(server: RunningServer, count: number): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const ports = [...server.output().matchAll(/DNS leak test responder on udp and tcp port (\d+)/g)].map((m) => Number(m[1]));
+    if (ports.length >= count) {
+      expect(new Set(ports).size).toBe(1);
+      return ports[0]!;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the DNS responder did not start in ${count} processes:\n${server.output()}`);
+}
+
+interface Started { token: string; names: string[] }
+interface Seen { names_seen: number; resolvers: Array<{ ip: string; transports: string[]; queries: number }> }
+
+/**
+ * The token's answer once it shows `names` names seen (within 3 s): a note travels to the
+ * primary or Redis apart from the answer to the query, so the first poll may come before it.
+ */
+async function seenOnce(url: string, token: string, names: number): Promise<Seen> {
+  let seen: Seen | undefined;
+  for (let i = 0; i < 60 && seen?.names_seen !== names; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 50));
+    const res = await ask(`${url}/api/dns-leak/${token}`);
+    expect(res.status).toBe(200);
+    seen = await res.json() as Seen;
+  }
+  return seen!;
+}
+
+describe('across the workers of one machine (WEB_CONCURRENCY=2)', () => {
+  it('shows every worker the queries any worker answered', async () => {
+    const server = await startServer({ ...DNS_ENV, WEB_CONCURRENCY: '2' });
+    try {
+      const port = await dnsPort(server, 2);
+      const { token, names } = await (await ask(`${server.url}/api/dns-leak`, { method: 'POST' })).json() as Started;
+      // Each TCP connection goes to the next worker; UDP to whichever reads the shared socket first.
+      for (const name of names.slice(0, 4)) await sendDnsQuery(name, { port, from: '127.0.0.21', transport: 'tcp' });
+      for (const name of names.slice(4)) await sendDnsQuery(name, { port, from: '127.0.0.22' });
+      const health = await Promise.all([0, 1].map(async () => (await ask(`${server.url}/healthz`)).text()));
+      // Both workers answered TCP queries (two each), so each noted only part of what either shows below.
+      expect(health.map((text) => /tcp \d+, (\d+) answered/.exec(text)?.[1])).toEqual(['2', '2']);
+      for (let i = 0; i < 4; i++) {
+        const seen = await seenOnce(server.url, token, 6);
+        expect(seen.names_seen).toBe(6);
+        expect(seen.resolvers).toEqual([
+          expect.objectContaining({ ip: '127.0.0.21', transports: ['tcp'], queries: 4 }),
+          expect.objectContaining({ ip: '127.0.0.22', transports: ['udp'], queries: 2 }),
+        ]);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+const redisUrl = testRedisUrl();
+
+describe.runIf(redisUrl !== undefined)('across machines (two servers sharing one Redis)', () => {
+  it('shows on one server the queries the other one\'s responder answered', async () => {
+    const env = { ...DNS_ENV, REDIS_URL: redisUrl!, REDIS_PREFIX: uniquePrefix('dns-leak') };
+    const [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    try {
+      const [portA, portB] = await Promise.all([dnsPort(a, 1), dnsPort(b, 1)]);
+      const { token, names } = await (await ask(`${a.url}/api/dns-leak`, { method: 'POST' })).json() as Started;
+      await sendDnsQuery(names[0]!, { port: portB, from: '127.0.0.31' });
+      await sendDnsQuery(names[1]!, { port: portA, from: '127.0.0.32', transport: 'tcp' });
+      for (const server of [a, b]) {
+        const seen = await seenOnce(server.url, token, 2);
+        expect(seen.names_seen).toBe(2);
+        expect(seen.resolvers.map((r) => [r.ip, r.transports])).toEqual([['127.0.0.31', ['udp']], ['127.0.0.32', ['tcp']]]);
+      }
+      expect(await (await ask(`${b.url}/healthz`)).text()).toMatch(/notes in Redis \(127\.0\.0\.1:6379\), ok$/m);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
