@@ -19,7 +19,9 @@ export default function LeakChecks({ config }: { config: ClientConfig | null }) 
   const webrtc = useStore($webrtc);
   const lookup = useStore($lookup);
   useEffect(() => { void import('./LeakPanel.tsx').then((m) => setPanel(() => m.default)); }, []);
-  if (!Panel) return null;
+  // An element, not null: Astro's React renderer knows a component by what it returns on the
+  // server, and renders a null-returning one as not React's (an "Invalid hook call" per render).
+  if (!Panel) return <></>;
   const report = webrtcReportOf(webrtc, lookup);
   const leaks = report && report !== 'unchecked' ? report.leaks.length : null;
   return <Panel config={config} webrtc={{ status: webrtc.status, leaks }} page={lookup.data?.data ?? null} />;
