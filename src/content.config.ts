@@ -7,7 +7,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { link } from './schemas/shared.ts';
 import { citiesSchema, ispsSchema, toolsSchema, guidesSchema, blogSchema } from './schemas/landing.ts';
-import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema } from './schemas/site-lists.ts';
+import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema, listSourcesSchema } from './schemas/site-lists.ts';
 import { lookupTextSchema, lookupPagesSchema, privacyChecklistSchema } from './schemas/lookup-copy.ts';
 import { networkPagesSchema } from './schemas/network-copy.ts';
 import { ipToolsSchema, internationalCopySchema, performanceCopySchema, webVitalsSchema, benchmarksSchema, accuracySchema, accuracyCopySchema } from './schemas/page-copy.ts';
@@ -57,4 +57,5 @@ export const collections = {
   benchmarks: defineCollection({ loader: inFileOrder('content/site/benchmarks.json'), schema: benchmarksSchema }),
   accuracy: defineCollection({ loader: file('content/site/accuracy.json'), schema: accuracySchema }),
   accuracyCopy: defineCollection({ loader: file('content/site/accuracy-copy.json'), schema: accuracyCopySchema }),
+  listSources: defineCollection({ loader: inFileOrder('content/site/list-sources.json'), schema: listSourcesSchema }),
 };

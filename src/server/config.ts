@@ -6,6 +6,7 @@ import path from 'node:path';
 import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
 import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
+import { LIST_SOURCES, PACKAGES_SOURCE, sourceUrls } from './data-update/list-sources.ts';
 
 export interface Config {
   host: string;
@@ -43,6 +44,8 @@ export interface Config {
   lists: ListPaths;
   /** Settings handed to the browser. */
   client: ClientConfig;
+  /** The refresher (src/server/data-update/refresher.ts): on unless DATA_REFRESH=off, and each source's URL by id (and `registry`). */
+  refresh: { enabled: boolean; urls: Record<string, string> };
   /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
   analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
 }
@@ -85,6 +88,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss:// and name a host');
   }
+  const refreshSwitch = (env.DATA_REFRESH || 'on').toLowerCase();
+  if (refreshSwitch !== 'on' && refreshSwitch !== 'off') throw new ConfigError(`DATA_REFRESH="${env.DATA_REFRESH}" must be on or off`);
+  const urls = sourceUrls(env);
+  const badUrl = Object.entries(urls).find(([, url]) => !/^https?:\/\/[^/]/.test(url));
+  if (badUrl) {
+    const setting = LIST_SOURCES.find((source) => source.id === badUrl[0])?.setting ?? PACKAGES_SOURCE.setting;
+    throw new ConfigError(`${setting}="${badUrl[1]}" must be a URL starting with http:// or https://`);
+  }
   const analyticsSwitch = (env.ANALYTICS || 'on').toLowerCase();
   if (analyticsSwitch !== 'on' && analyticsSwitch !== 'off') throw new ConfigError(`ANALYTICS="${env.ANALYTICS}" must be on or off`);
   const token = env.ANALYTICS_TOKEN || undefined;
@@ -116,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',
     client: clientConfigFromEnv(env, stunPort),
+    refresh: { enabled: refreshSwitch === 'on', urls },
     analytics: {
       enabled: analyticsSwitch === 'on',
       retentionDays: retentionDaysFromEnv(env),

@@ -23,9 +23,13 @@ import { createLookupRedirect, isLookupPage, lookupPageLocals } from './handlers
 import { createAsnApi, createNetworkRedirects, isNetworkPage, NETWORKS_HUB, networkPageLocals, networksHubLocals } from './handlers/asn-api.ts';
 import { loadNetworkIndex, type NetworkIndexHandle } from './networks/load.ts';
 import { dbipCityFiles } from './lookup/sources.ts';
+import { EngineHolder } from './lookup/engine-holder.ts';
+import { freshnessReport } from './data-update/freshness.ts';
+import path from 'node:path';
 
 export interface Routes {
-  engine: Engine;
+  /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
+  engine: Engine & Pick<EngineHolder, 'swapCount' | 'close'>;
   /** The city search index (loading in the background at first). */
   cities: CityIndexHandle;
   /** The per-network index behind `/AS{n}`, `/networks` and `/api/asn` (loading in the background at first). */
@@ -68,10 +72,11 @@ function networkIndexState(networks: NetworkIndexHandle): string {
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
-  const engine = await createEngine({
+  const engineOptions = {
     geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir,
     dataDir: config.dataDir, lists: config.lists,
-  });
+  };
+  const engine = new EngineHolder(await createEngine(engineOptions)).watch(engineOptions);
   const cities = loadCityIndex({ distDir, file: config.cityIndex });
   const places = (() => { try { return dbipCityFiles(config.dataDir, config.dbipCityDir); } catch (error) { return error as Error; } })();
   const networks = loadNetworkIndex({ asn: engine.data.asn, places, distDir, file: config.networkIndex });
@@ -90,7 +95,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       ...engine.dataStates().map(([name, state]) => `data ${name}: ${state}`),
       `data city index: ${cityIndexState(cities)}`,
       `data network index: ${networkIndexState(networks)}`,
-    ]),
+    ]).note(freshnessReport({ dataDir: config.dataDir, listsDir: path.dirname(config.lists.tor), refresh: config.refresh.enabled })),
     handlers: [
       keepSameOrigin(withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
         createTextEndpoints(engine),

@@ -37,9 +37,14 @@ export interface SourceOptions {
   lists?: ListPaths;
   /** How often the lists' files are polled for changes, ms (default 5000; 0: never). */
   listPollMs?: number;
+  /** Lists already open (a reopen keeps them): `lists` is then not opened again. */
+  openedLists?: PrivacyLists;
 }
 
 const require = createRequire(import.meta.url);
+
+/** The file under DATA_DIR/ip-location-db/ rewritten after a newer package is unpacked there: running servers then open it (engine-holder.ts). */
+export const PACKAGES_STAMP = 'updated';
 
 /**
  * The folder under a data directory where `npm run data:update` puts a newer copy of a
@@ -137,7 +142,7 @@ export async function openSources(options: SourceOptions = {}): Promise<{ source
     // The operator's file replaces GeoLite2 and is never silently swapped back for it.
     options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb', options.dataDir),
     openAsnIndex(distDir, options.asnIndex, options.dataDir),
-    options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 }),
+    options.openedLists ?? (options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 })),
   ]);
   const problems: string[] = [];
   const states: Array<[string, string]> = [];
