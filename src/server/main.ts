@@ -12,6 +12,7 @@ import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
 import { startStunServer, type StunServer } from './udp/stun.ts';
 import { Refresher } from './data-update/refresher.ts';
+import type { PrivacyFlag } from '../lib/privacy.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 /** How long idle keep-alive sockets may still send a request after SIGTERM. */
@@ -21,9 +22,9 @@ const DRAIN_GRACE_MS = 1000;
 process.env.NODE_ENV ||= 'production';
 
 /** The refresher, in the one process that fetches (the primary, or the only worker); off with DATA_REFRESH=off. */
-function startRefresher(config: Config): Refresher | undefined {
+function startRefresher(config: Config, onListWritten?: (flag: PrivacyFlag) => void): Refresher | undefined {
   if (!config.refresh.enabled) return undefined;
-  return new Refresher({ dataDir: config.dataDir, lists: config.lists, urls: config.refresh.urls }).start();
+  return new Refresher({ dataDir: config.dataDir, lists: config.lists, urls: config.refresh.urls, onListWritten }).start();
 }
 
 async function startWorker(config: Config): Promise<void> {
@@ -62,7 +63,8 @@ async function startWorker(config: Config): Promise<void> {
   // it). Ahead of the app's listener, which sends most answers before returning.
   server.prependListener('request', (_req, res) => { if (stopping) res.setHeader('connection', 'close'); });
   // After the data is loaded: the first fetches run in the background while the server answers.
-  if (!cluster.isWorker) startRefresher(config);
+  // The only process: its own lists reload as soon as the refresher writes them.
+  if (!cluster.isWorker) startRefresher(config, (flag) => void app.routes.engine.data.lists?.refresh(flag));
   server.listen(config.port, config.host, () => {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

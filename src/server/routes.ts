@@ -29,7 +29,7 @@ import path from 'node:path';
 
 export interface Routes {
   /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
-  engine: Engine & Pick<EngineHolder, 'swapCount' | 'close'>;
+  engine: Engine & Pick<EngineHolder, 'swapCount' | 'close' | 'data'>;
   /** The city search index (loading in the background at first). */
   cities: CityIndexHandle;
   /** The per-network index behind `/AS{n}`, `/networks` and `/api/asn` (loading in the background at first). */

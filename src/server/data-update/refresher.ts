@@ -28,7 +28,7 @@ export interface RefresherOptions {
   lists: ListPaths;
   /** Each source's URL by id, and `registry` (list-sources.ts sourceUrls). */
   urls: Record<string, string>;
-  /** Delay before the first fetches, ms (default 2000: after the server is listening). */
+  /** Delay before the first fetches, ms (default 1000: after the server is listening). */
   startDelayMs?: number;
   /** The first wait after a failure, ms (default a minute; it doubles up to the source's interval). */
   firstRetryMs?: number;
@@ -38,6 +38,8 @@ export interface RefresherOptions {
   /** Data packages to keep fresh (default DATA_PACKAGES; [] for none). */
   packages?: readonly string[];
   log?: (line: string) => void;
+  /** Called after a privacy list was written (the process's own lists then reload at once). */
+  onListWritten?: (flag: PrivacyFlag) => void;
   /** The clock (tests move it). */
   now?: () => number;
 }
@@ -69,7 +71,7 @@ export class Refresher {
       everyMs: source.everyMs,
       run: async () => {
         const result = await fetchSource(source, this.o.urls[source.id]!, dir, await readState(dir, source.id), limits);
-        await writePrivacyList(source.into, this.o.lists[source.into], dir);
+        if (await writePrivacyList(source.into, this.o.lists[source.into], dir)) this.o.onListWritten?.(source.into);
         return `${result.outcome}, ${result.ranges} ranges`;
       },
     }));
@@ -86,7 +88,7 @@ export class Refresher {
         },
       });
     }
-    for (const job of jobs) void this.schedule(job, this.o.startDelayMs ?? 2000);
+    for (const job of jobs) void this.schedule(job, this.o.startDelayMs ?? 1000);
     return this;
   }
 

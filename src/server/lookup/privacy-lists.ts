@@ -184,6 +184,11 @@ export class PrivacyLists {
     return out;
   }
 
+  /** Reads a list's file again now (the refresher in this process just wrote it), rather than at the next poll. */
+  refresh(kind: PrivacyFlag): Promise<void> {
+    return this.reload(kind, false);
+  }
+
   /** Stops watching the files. */
   close(): void {
     for (const file of this.watched) unwatchFile(file);
