@@ -3,7 +3,7 @@
  * HTTP server serving it in its upstream's real format (tests/fixtures/upstream/), turned
  * into the privacy lists the engine reads, each answer naming its source; a conditional
  * GET; every fault a download meets refused with the last good data kept and one log line
- * per outage; a list file that cannot be read keeps the list in memory.
+ * per outage; a list file that cannot be read keeps the list in memory; /api/data-sources.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,8 @@ import { Refresher } from '../src/server/data-update/refresher.ts';
 import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
 import { toWords } from '../src/server/lookup/sorted-ranges.ts';
 import { FAULTS, fixtureUrls, startFixtureServer, type FixtureServer } from './support/fixture-server.ts';
+import { createTestApp } from './support/app-harness.ts';
+import { DataSourcesSchema } from '../src/lib/data-sources.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'list-refresh-'));
 let upstream: FixtureServer;
@@ -170,5 +172,24 @@ describe('a list file that cannot be read', () => {
     } finally {
       lists.close();
     }
+  });
+});
+
+describe('GET /api/data-sources', () => {
+  it('answers each list source with its fetch time and staleness, and 405 to another method', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'api-'));
+    const dir = sourcesDir(path.join(dataDir, 'lists'));
+    mkdirSync(dir, { recursive: true });
+    const fetchedAt = Date.parse('2026-11-26T11:48:00Z');
+    writeFileSync(path.join(dir, 'tor.json'), JSON.stringify({ failures: 0, validators: {}, fetchedAt }));
+    const request = await createTestApp({ DATA_DIR: dataDir, ANALYTICS: 'off' });
+    const res = await request('/api/data-sources');
+    expect(res.status).toBe(200);
+    const { sources } = DataSourcesSchema.parse(await res.json());
+    expect(sources.map((s) => s.id)).toEqual(LIST_SOURCES.map((s) => s.id));
+    expect(sources[0]).toEqual({ id: 'tor', into: 'tor', fetched_at: '2026-11-26T11:48:00.000Z', stale: Date.now() - fetchedAt > 6 * 3_600_000 });
+    expect(sources[1]).toMatchObject({ id: 'relay', fetched_at: null, stale: false });
+    const post = await request('/api/data-sources', { method: 'POST' });
+    expect(post.status).toBe(405);
   });
 });

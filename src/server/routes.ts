@@ -26,6 +26,7 @@ import { dbipCityFiles } from './lookup/sources.ts';
 import { EngineHolder } from './lookup/engine-holder.ts';
 import { freshnessReport } from './data-update/freshness.ts';
 import path from 'node:path';
+import { createDataSourcesApi } from './handlers/data-sources-api.ts';
 
 export interface Routes {
   /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
@@ -103,6 +104,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createCorrectionsApi(engine, analytics),
         createAnalyticsApi(analytics, config.analytics.token),
         createAsnApi(networks, lists),
+        createDataSourcesApi(path.dirname(config.lists.tor)),
         // Last: it answers every other /api/ path with its 404.
         createApi(engine, config.client, record),
       ])),

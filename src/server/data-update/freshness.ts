@@ -49,16 +49,25 @@ function nextText(refresh: boolean, state: Partial<SourceState>, now: number): s
 
 const failure = (state: Partial<SourceState>) => (state.failures ? `; ${state.failures} failed ${state.failures === 1 ? 'try' : 'tries'}, last: ${state.error}` : '');
 
+/** A list source's state as the fetching process last wrote it. */
+export interface ListSourceFreshness { id: string; into: string; state: Partial<SourceState>; stale: boolean }
+
+/** Every list source's state, from the state files. */
+export function listFreshness(listsDir: string, now: number): ListSourceFreshness[] {
+  const dir = sourcesDir(listsDir);
+  return LIST_SOURCES.map((source) => {
+    const state = readJson<SourceState>(path.join(dir, `${source.id}.json`));
+    return { id: source.id, into: source.into, state, stale: state.fetchedAt !== undefined && now - state.fetchedAt > source.staleMs };
+  });
+}
+
 /** The `name: state` lines. */
 function lines(o: FreshnessOptions): string[] {
   const now = (o.now ?? Date.now)();
-  const dir = sourcesDir(o.listsDir);
-  const out = LIST_SOURCES.map((source) => {
-    const state = readJson<SourceState>(path.join(dir, `${source.id}.json`));
+  const out = listFreshness(o.listsDir, now).map(({ id, into, state, stale }) => {
     const next = nextText(o.refresh, state, now);
-    if (state.fetchedAt === undefined) return `source ${source.id}: not fetched yet, ${next}${failure(state)}`;
-    const stale = now - state.fetchedAt > source.staleMs;
-    return `source ${source.id}: ${stale ? 'stale' : 'ok'}, fetched ${iso(state.fetchedAt)} (${ageText(now - state.fetchedAt)}), ${state.ranges ?? 0} ranges into ${source.into}, ${next}${failure(state)}`;
+    if (state.fetchedAt === undefined) return `source ${id}: not fetched yet, ${next}${failure(state)}`;
+    return `source ${id}: ${stale ? 'stale' : 'ok'}, fetched ${iso(state.fetchedAt)} (${ageText(now - state.fetchedAt)}), ${state.ranges ?? 0} ranges into ${into}, ${next}${failure(state)}`;
   });
   const packages = readJson<SourceState>(path.join(packagesStateDir(o.dataDir), 'packages.json'));
   for (const name of DATA_PACKAGES) {
