@@ -19,6 +19,7 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
 import { packageDir, PACKAGES_STAMP } from '../lookup/sources.ts';
+import { download } from './download.ts';
 import { fetchSource, readState, sourcesDir, writePrivacyList } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
 import { readTarball } from './tarball.ts';
@@ -48,10 +49,15 @@ export interface UpdateResult {
   detail: string;
 }
 
-async function download(url: string, timeoutMs: number, accept?: string): Promise<Response> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: accept ? { accept } : {} });
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  return res;
+/** Size caps: a package's registry metadata, and its tarball (the largest, DB-IP City, is about 100 MB). */
+const METADATA_BYTES = 16 * 1024 * 1024;
+const TARBALL_BYTES = 1024 * 1024 * 1024;
+
+/** A whole body, within the time limit and the size cap (download.ts). */
+async function body(url: string, timeoutMs: number, maxBytes: number, accept?: string): Promise<Buffer> {
+  const got = await download(url, { timeoutMs, maxBytes, accept });
+  if (got.status !== 'ok') throw new Error(`${url} answered 304 to a request that asked for no validator`);
+  return got.body;
 }
 
 /** Fetches one list source and rewrites the privacy list it feeds; a failure leaves both as they were. */
@@ -117,13 +123,13 @@ export interface PackageOptions {
 async function updatePackage(name: string, o: PackageOptions, registry: string, timeoutMs: number): Promise<UpdateResult> {
   const dir = packageDir(o.dataDir, name);
   try {
-    const meta = Packument.parse(await (await download(`${registry}/${name.replace('/', '%2f')}`, timeoutMs, 'application/vnd.npm.install-v1+json')).json());
+    const meta = Packument.parse(JSON.parse((await body(`${registry}/${name.replace('/', '%2f')}`, timeoutMs, METADATA_BYTES, 'application/vnd.npm.install-v1+json')).toString('utf8')));
     const latest = meta['dist-tags'].latest;
     const current = versionIn(dir) ?? (o.installedVersion ?? installedVersion)(name);
     if (current && compareVersions(latest, current) <= 0) return { name, outcome: 'current', detail: `${current} is the latest` };
     const dist = meta.versions[latest]?.dist;
     if (!dist) return { name, outcome: 'failed', detail: `the registry lists ${latest} without its files` };
-    const tgz = new Uint8Array(await (await download(dist.tarball, timeoutMs)).arrayBuffer());
+    const tgz = new Uint8Array(await body(dist.tarball, timeoutMs, TARBALL_BYTES));
     if (dist.integrity) {
       const [algorithm, expected] = dist.integrity.split('-', 2);
       const actual = createHash(algorithm!).update(tgz).digest('base64');
