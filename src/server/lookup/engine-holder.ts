@@ -23,6 +23,9 @@ const STAMP_POLL_MS = 5000;
 export class EngineHolder implements Engine {
   private current: FullEngine;
   private swaps = 0;
+  /** What `dataGeneration` last saw (swaps, the engine's own generation, the minute), and its count of changes. */
+  private seen = '';
+  private generation = 0;
   private readonly log: (line: string) => void;
   private watched: string | undefined;
 
@@ -48,7 +51,12 @@ export class EngineHolder implements Engine {
    * list's age in minutes, so an answer kept longer would say a stale age.
    */
   get dataGeneration(): number {
-    return (this.swaps * 1e6 + this.current.dataGeneration) * 1e8 + Math.floor(Date.now() / 60_000);
+    const now = `${this.swaps} ${this.current.dataGeneration} ${Math.floor(Date.now() / 60_000)}`;
+    if (now !== this.seen) {
+      this.seen = now;
+      this.generation++;
+    }
+    return this.generation;
   }
 
   /** The data the network pages read (the engine's at their start). */

@@ -133,11 +133,6 @@ export class PrivacyLists {
     return Object.fromEntries([...this.loaded].map(([kind, l]) => [kind, l.list.v4Count + l.list.v6Count]));
   }
 
-  /** The sources each loaded list was written from (for /healthz), by list. */
-  fileSources(): Partial<Record<PrivacyFlag, FileSource[]>> {
-    return Object.fromEntries([...this.loaded].map(([kind, l]) => [kind, l.sources]));
-  }
-
   /** Each list's state for /healthz: its ranges and file date, or why its check is not available. */
   states(): Array<[string, string]> {
     return (Object.keys(this.paths) as PrivacyFlag[]).map((kind) => {
