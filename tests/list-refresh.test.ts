@@ -3,7 +3,8 @@
  * HTTP server serving it in its upstream's real format (tests/fixtures/upstream/), turned
  * into the privacy lists the engine reads, each answer naming its source; a conditional
  * GET; every fault a download meets refused with the last good data kept and one log line
- * per outage; a list file that cannot be read keeps the list in memory; /api/data-sources.
+ * per outage; a list file that cannot be read keeps the list in memory; /api/data-sources;
+ * with two workers, each list fetched once and both workers answering from it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,8 @@ import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
 import { Refresher } from '../src/server/data-update/refresher.ts';
 import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
 import { toWords } from '../src/server/lookup/sorted-ranges.ts';
-import { FAULTS, fixtureUrls, startFixtureServer, type FixtureServer } from './support/fixture-server.ts';
+import { FAULTS, fixtureEnv, fixtureUrls, startFixtureServer, type FixtureServer } from './support/fixture-server.ts';
+import { startServer } from './support/browser-harness.ts';
 import { createTestApp } from './support/app-harness.ts';
 import { DataSourcesSchema } from '../src/lib/data-sources.ts';
 
@@ -191,5 +193,28 @@ describe('GET /api/data-sources', () => {
     expect(sources[1]).toMatchObject({ id: 'relay', fetched_at: null, stale: false });
     const post = await request('/api/data-sources', { method: 'POST' });
     expect(post.status).toBe(405);
+  });
+});
+
+describe('with two workers', () => {
+  it('fetches each list once, and both workers answer from what was written', { timeout: 60_000 }, async () => {
+    const fetcher = await startFixtureServer();
+    const server = await startServer({ WEB_CONCURRENCY: '2', DATA_REFRESH: 'on', ANALYTICS: 'off', RATE_LIMIT: '0', ...fixtureEnv(fetcher.base) });
+    try {
+      // Both workers must answer `tor: true`: 20 answers in a row (the cluster spreads them) say so.
+      let inARow = 0;
+      const end = Date.now() + 30_000;
+      while (inARow < 20 && Date.now() < end) {
+        const record = await (await fetch(`${server.url}/json?ip=185.220.101.1`)).json() as { privacy: { tor: boolean | null } };
+        inARow = record.privacy.tor === true ? inARow + 1 : 0;
+        if (inARow === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(inARow).toBe(20);
+      expect(fetcher.hits.get('/torbulkexitlist')).toBe(1);
+      expect(fetcher.hits.get('/ip-ranges.json')).toBe(1);
+    } finally {
+      await server.stop();
+      await fetcher.close();
+    }
   });
 });
