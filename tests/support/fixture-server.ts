@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { LIST_SOURCES, PACKAGES_SOURCE } from '../../src/server/data-update/list-sources.ts';
 
 /** The folder of upstream-format fixtures. */
 export const UPSTREAM = path.resolve('tests/fixtures/upstream');
@@ -114,17 +115,8 @@ export function fixtureUrls(base: string): Record<string, string> {
   };
 }
 
-/** The same as environment settings, for a spawned server. */
+/** The same as environment settings (each source's own setting), for a spawned server. */
 export function fixtureEnv(base: string): Record<string, string> {
-  return {
-    TOR_EXIT_LIST_URL: `${base}/torbulkexitlist`,
-    PRIVATE_RELAY_URL: `${base}/egress-ip-ranges.csv`,
-    X4BNET_LISTS_URL: `${base}/lists_vpn`,
-    AWS_IP_RANGES_URL: `${base}/ip-ranges.json`,
-    GOOGLE_CLOUD_RANGES_URL: `${base}/cloud.json`,
-    ORACLE_CLOUD_RANGES_URL: `${base}/public_ip_ranges.json`,
-    CLOUDFLARE_IPS_URL: base,
-    DIGITALOCEAN_GEOFEED_URL: `${base}/geo.csv`,
-    NPM_REGISTRY_URL: `${base}/registry`,
-  };
+  const urls = fixtureUrls(base);
+  return { ...Object.fromEntries(LIST_SOURCES.map((s) => [s.setting, urls[s.id]!])), [PACKAGES_SOURCE.setting]: urls.registry! };
 }
