@@ -6,14 +6,14 @@
  * (DigitalOcean's geo.csv), and the JSON documents of AWS (ip-ranges.json), Google Cloud
  * (cloud.json) and Oracle Cloud (public_ip_ranges.json). A document whose shape is not its
  * format's throws; lines that are not addresses are kept for the caller's check to count
- * (list-check.ts). Tested with fixtures in each upstream's format (tests/list-refresh.test.ts).
+ * (list-update.ts). Tested with fixtures in each upstream's format (tests/list-refresh.test.ts).
  */
 import * as z from 'zod/mini';
 
 export type ListFormat = 'plain' | 'relay-csv' | 'geofeed' | 'aws-json' | 'google-json' | 'oracle-json';
 
-/** The first field of each line that is not blank or a comment. */
-function firstFields(text: string): string[] {
+/** The lines that are not blank or a comment, trimmed. */
+function dataLines(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -62,17 +62,17 @@ export function toListLines(format: ListFormat, bodies: readonly string[], servi
   for (const body of bodies) {
     switch (format) {
       case 'plain':
-        for (const line of firstFields(body)) lines.push(label(line.split(/[\s,]/)[0]!));
+        for (const line of dataLines(body)) lines.push(label(line.split(/[\s,]/)[0]!));
         break;
       case 'relay-csv':
-        for (const line of firstFields(body)) {
+        for (const line of dataLines(body)) {
           const fields = line.split(',');
           const place = relayPlace(fields);
           lines.push(place ? `${fields[0]!.trim()},${place}` : fields[0]!.trim());
         }
         break;
       case 'geofeed':
-        for (const line of firstFields(body)) lines.push(label(line.split(',')[0]!.trim()));
+        for (const line of dataLines(body)) lines.push(label(line.split(',')[0]!.trim()));
         break;
       case 'aws-json': {
         const doc = shaped(Aws, body, "AWS's ip-ranges.json");

@@ -87,7 +87,12 @@ export async function fetchSource(source: ListSource, url: string, dir: string, 
     const kept = state.validators[fileUrl];
     const got = await download(fileUrl, { ...limits, ...kept });
     if (got.status === 'not-modified') { ranges += (state.ranges ?? 0) / files.length; continue; }
-    const lines = toListLines(source.format, [got.body.toString('utf8')], source.service);
+    let lines: string[];
+    try {
+      lines = toListLines(source.format, [got.body.toString('utf8')], source.service);
+    } catch (error) {
+      throw new Error(`${fileUrl} is ${(error as Error).message}`, { cause: error });
+    }
     ranges += checkLines(fileUrl, lines);
     fresh.push({ file, lines, validators: { etag: got.etag, lastModified: got.lastModified } });
   }
