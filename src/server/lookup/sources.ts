@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { AsnIndex, ASN_INDEX_FILE, asnSourceFiles } from './asn-index.ts';
 import { CitySource, openMmdb, sourceNameOf } from './city-source.ts';
 import { PrivacyLists, type ListPaths } from './privacy-lists.ts';
@@ -37,9 +38,14 @@ export interface SourceOptions {
   lists?: ListPaths;
   /** How often the lists' files are polled for changes, ms (default 5000; 0: never). */
   listPollMs?: number;
+  /** Lists already open (a reopen keeps them): `lists` is then not opened again. */
+  openedLists?: PrivacyLists;
 }
 
 const require = createRequire(import.meta.url);
+
+/** The file under DATA_DIR/ip-location-db/ rewritten after a newer package is unpacked there: running servers then open it (engine-holder.ts). */
+export const PACKAGES_STAMP = 'updated';
 
 /**
  * The folder under a data directory where `npm run data:update` puts a newer copy of a
@@ -121,12 +127,24 @@ export async function openAsnIndex(distDir: string, file?: string, dataDir?: str
     const file = await readFile(path.join(distDir, ASN_INDEX_FILE)).catch(() => undefined);
     const built = file && AsnIndex.load(file);
     if (built && (expected === undefined || built.version === expected)) return built;
-    const files = asnSourceFiles(freshDir);
-    const [v4, v6] = await Promise.all([readFile(files.v4, 'utf8'), readFile(files.v6, 'utf8')]);
-    return AsnIndex.compile(v4, v6, files.version);
+    const compiled = AsnIndex.load(await compileInWorker(asnSourceFiles(freshDir)));
+    return compiled ?? new Error('the ASN index compiled from its CSV does not load');
   } catch (error) {
     return new Error(message(error));
   }
+}
+
+/** Compiles the ASN index from its CSV files in a worker thread (asn-compile-worker.ts): its serialized bytes. */
+function compileInWorker(files: { v4: string; v6: string; version: string }): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./asn-compile-worker.ts', import.meta.url), { workerData: files });
+    worker.once('message', (bytes: Uint8Array) => {
+      resolve(bytes);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the ASN index worker exited with code ${code}`)));
+  });
 }
 
 /** Opens every source; `problems` says which are missing and why, `states` each source's state in a few words. */
@@ -137,7 +155,7 @@ export async function openSources(options: SourceOptions = {}): Promise<{ source
     // The operator's file replaces GeoLite2 and is never silently swapped back for it.
     options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb', options.dataDir),
     openAsnIndex(distDir, options.asnIndex, options.dataDir),
-    options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 }),
+    options.openedLists ?? (options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 })),
   ]);
   const problems: string[] = [];
   const states: Array<[string, string]> = [];

