@@ -8,6 +8,9 @@
 //
 // The server is the built one (`npm run build` first), on a free loopback port, with nothing
 // fetched from outside: blank map tiles, no STUN, no data refresh, no reverse DNS.
+// BASELINE_DIST=<another build inside the repository> also serves that build and audits each
+// page against it run by run, alternating, so a busy machine's drift hits both alike: the
+// table then holds both, and each page's median TBT and score of the two.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,11 +26,14 @@ const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAA
 const LONG_TASK_MS = 50;
 const LONG_TASK_WINDOW_MS = 5000;
 
+const BASELINE_DIST = process.env.BASELINE_DIST;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-lighthouse-'));
-const server = await start('ours', ['src/server/main.ts'], {
+const env = {
   DATA_DIR: dataDir, DATABASE_URL: '', DATA_REFRESH: 'off', REVERSE_DNS: 'off',
   PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9',
-});
+};
+const servers = [['this build', await start('ours', ['src/server/main.ts'], env)]];
+if (BASELINE_DIST) servers.push([`baseline ${BASELINE_DIST}`, await start('baseline', ['src/server/main.ts'], { ...env, DIST_DIR: BASELINE_DIST })]);
 const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
 
 /** One Lighthouse run of a page: the scores (0-100), the metrics and the long tasks. */
@@ -45,23 +51,25 @@ async function audit(url) {
 const results = [];
 try {
   for (const page of PAGES) {
-    const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await audit(server.url + page));
-    // The run whose performance score is the median one, so its metrics belong together.
-    const mid = median(runs.map((r) => r.scores.performance));
-    const chosen = runs.find((r) => r.scores.performance === mid) ?? runs[0];
-    results.push({ page, ...chosen, performanceRuns: runs.map((r) => r.scores.performance), tbtRuns: runs.map((r) => r.tbtMs) });
+    const runs = servers.map(() => []);
+    for (let i = 0; i < RUNS; i++) for (const [k, [, server]] of servers.entries()) runs[k].push(await audit(server.url + page));
+    for (const [k, [build]] of servers.entries()) {
+      // The run whose performance score is the median one, so its metrics belong together.
+      const mid = median(runs[k].map((r) => r.scores.performance));
+      const chosen = runs[k].find((r) => r.scores.performance === mid) ?? runs[k][0];
+      results.push({ page, build, ...chosen, performanceRuns: runs[k].map((r) => r.scores.performance), tbtRuns: runs[k].map((r) => r.tbtMs) });
+    }
   }
 } finally {
   await chrome.kill();
-  server.child.kill('SIGTERM');
+  for (const [, server] of servers) server.child.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
 }
 
 console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile preset (simulated throttling), median of ${RUNS} runs by performance score`);
-console.table(results.map((r) => ({ page: r.page, ...r.scores, 'LCP ms': r.lcpMs, 'TBT ms': r.tbtMs, CLS: r.cls, 'perf runs': r.performanceRuns.join(' '), 'TBT runs': r.tbtRuns.join(' ') })));
+console.table(results.map((r) => ({ page: r.page, ...(BASELINE_DIST ? { build: r.build } : {}), ...r.scores, 'LCP ms': r.lcpMs, 'TBT ms': r.tbtMs, CLS: r.cls, 'perf runs': r.performanceRuns.join(' '), 'TBT runs': r.tbtRuns.join(' ') })));
 for (const r of results) {
-  console.log(`${r.page}: ${r.longTasks.length} task(s) over ${LONG_TASK_MS} ms in the first ${LONG_TASK_WINDOW_MS / 1000} s`);
+  console.log(`${r.page}${BASELINE_DIST ? ` (${r.build})` : ''}: ${r.longTasks.length} task(s) over ${LONG_TASK_MS} ms in the first ${LONG_TASK_WINDOW_MS / 1000} s`);
   for (const t of r.longTasks) console.log(`  at ${t.startMs} ms, ${t.ms} ms: ${t.source}`);
 }
 mkdirSync('bench/results', { recursive: true });
