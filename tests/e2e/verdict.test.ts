@@ -65,6 +65,8 @@ describe('the verdict', () => {
     const { context, page } = await visit('8.8.8.8', browserZone);
     // The page posts the browser's timezone after its WebRTC check; the card then explains the mismatch.
     const mismatch = page.getByTestId('vpn-verdict').locator('.indicators li', { hasText: 'Timezone mismatch' });
+    // The card hydrates when it comes into view (client:visible): a visitor scrolls to it.
+    await page.getByTestId('vpn-verdict').scrollIntoViewIfNeeded();
     await mismatch.waitFor();
     await expect(mismatch.textContent()).resolves.toBe(`Timezone mismatch: Your browser says ${browserZone}, this address is in ${record.timezone}.`);
     await context.close();

@@ -206,6 +206,9 @@ describe('the verification tab', () => {
   it('corrects the place on /ip-2 too', async () => {
     const { context, page } = await visit('/ip-2');
     await page.getByTestId('verification-badge').waitFor();
+    // The card hydrates when it comes into view (client:visible): a visitor scrolls to it.
+    await page.getByTestId('verification-badge').scrollIntoViewIfNeeded();
+    await hydrated(page);
     await page.getByRole('button', { name: 'Wrong city' }).click();
     await page.keyboard.type('köln');
     await page.getByRole('option').first().waitFor();

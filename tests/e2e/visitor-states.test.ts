@@ -226,7 +226,9 @@ describe('the hero after a correction', () => {
     await expect(page.locator('[data-badge="radius"]').isVisible()).resolves.toBe(true);
     // The map's circle is the city's too.
     await page.getByRole('tab', { name: 'Map' }).click();
-    await expect(page.locator('.map-figure figcaption').textContent()).resolves.toMatch(/^The circle is Munich, the city you chose: it reaches about \d+ km from its centre\./);
+    // The map hydrates when it comes into view (client:visible), then reads the record.
+    await page.locator('.map-figure').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.locator('.map-figure figcaption').textContent(), { timeout: 10_000 }).toMatch(/^The circle is Munich, the city you chose: it reaches about \d+ km from its centre\./);
     await context.close();
   });
 });

@@ -75,6 +75,8 @@ it('reports a leak, and the VPN verdict takes it in, when WebRTC shows an addres
   const { page, body, status } = await check('8.8.8.8', '1.1.1.1');
   expect(body.webrtc.candidates.some((c) => c.includes(' 1.1.1.1 '))).toBe(true);
   expect(status).toBe('Leak: WebRTC exposes 1.1.1.1, from a different network than the one this page came through.');
+  // The card hydrates when it comes into view (client:visible): a visitor scrolls to it.
+  await page.getByTestId('vpn-verdict').scrollIntoViewIfNeeded();
   await page.getByTestId('vpn-verdict').getByText('WebRTC IP leak detected').waitFor();
 });
 

@@ -96,11 +96,20 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * Waits until every island on the page has hydrated (Astro drops the `ssr` attribute then):
- * a click on a tab or button before that is lost, which a loaded machine makes likely.
+ * Waits until every island that is due has hydrated (Astro drops the `ssr` attribute then):
+ * a click on a tab or button before that is lost, which a loaded machine makes likely. An
+ * island with `client:visible` is due once one of its elements is in view (Astro watches its
+ * children: the island itself is `display: contents`); one below the fold or in a closed tab
+ * is not, so call this again after scrolling to it or opening its tab.
  */
 export function hydrated(page: Page): Promise<unknown> {
-  return page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+  return page.waitForFunction(() => [...document.querySelectorAll('astro-island[ssr]')].every((island) => {
+    if (island.getAttribute('client') !== 'visible') return false;
+    return ![...island.children].some((child) => {
+      const box = child.getBoundingClientRect();
+      return child.checkVisibility() && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+    });
+  }));
 }
 
 /** Every URL the sitemap lists, rewritten onto the test server's origin. */

@@ -1,0 +1,66 @@
+/**
+ * The scripts `/` loads, by the browser's count: every script Chromium fetches for the page
+ * as a visitor reads it to its end, plus the page's inline scripts, is at most 100 KB gzip,
+ * the islands' texts chunk included; the other tabs' islands load when their tab opens
+ * (their total is printed), and the map's Leaflet chunk only when the map tab opens.
+ * tests/js-budget.test.ts reads a budget off the build's import graph, every island counted;
+ * this counts what a browser asks for now that islands hydrate when seen.
+ */
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { AS_VISITOR, hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+
+const BUDGET_BYTES = 100 * 1024;
+const MAP_CHUNK = /leaflet-map/;
+// Inline scripts the browser runs; data blocks (the page's record, structured data) are not JavaScript.
+const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/(?:ld\+)?json")[^>]*>([\s\S]*?)<\/script>/g;
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => { [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]); });
+afterAll(async () => { await browser?.close(); await server?.stop(); });
+
+/** Gzip bytes (zlib's default level) of each script, read from the server as the browser got it. */
+async function gzipBytes(urls: string[]): Promise<Array<[string, number]>> {
+  return Promise.all(urls.map(async (url) => [new URL(url).pathname, gzipSync(await (await fetch(url)).text()).length] as [string, number]));
+}
+
+it('loads at most 100 KB of gzipped script on / read to its end, texts included, and Leaflet only with the map', async () => {
+  const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, viewport: { width: 412, height: 823 } });
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on('request', (request) => { if (request.resourceType() === 'script') scripts.push(request.url()); });
+  const html = await (await page.goto(`${server.url}/`))!.text();
+  await hydrated(page);
+  const firstView = [...scripts];
+
+  // The page read to its end: the overview's cards come into view and hydrate.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await hydrated(page);
+  await expect.poll(() => scripts.some((u) => /DetailCards/.test(u)), { timeout: 10_000 }).toBe(true);
+  const read = [...new Set(scripts)];
+  const inline = gzipSync([...html.matchAll(INLINE_SCRIPT)].map((m) => m[1]!).join('\n')).length;
+  const kb = async (urls: string[]) => ((await gzipBytes(urls)).reduce((sum, [, n]) => sum + n, 0) + inline) / 1024;
+  const sizes = await gzipBytes(read);
+  const total = sizes.reduce((sum, [, n]) => sum + n, 0) + inline;
+
+  // Then every other tab but the map, each island hydrating as its tab opens.
+  for (const name of ['Verification', 'VPN', 'Analytics']) {
+    await page.getByRole('tab', { name }).click();
+    await expect.poll(() => page.getByRole('tab', { name }).getAttribute('aria-selected'), { timeout: 10_000 }).toBe('true');
+    await hydrated(page);
+  }
+  const beforeMap = [...new Set(scripts)];
+  console.log(`/ loads ${read.length} scripts read to its end: ${(total / 1024).toFixed(1)} KB gzip, ${(inline / 1024).toFixed(1)} KB of it inline `
+    + `(at first view ${new Set(firstView).size}, ${(await kb([...new Set(firstView)])).toFixed(1)} KB; with every tab but the map opened ${beforeMap.length}, ${(await kb(beforeMap)).toFixed(1)} KB)\n`
+    + sizes.map(([u, n]) => `  ${u} ${(n / 1024).toFixed(1)} KB`).join('\n'));
+  expect(sizes.some(([u]) => /island-texts/.test(u)), 'the texts chunk is counted').toBe(true);
+  expect(beforeMap.filter((u) => MAP_CHUNK.test(u))).toEqual([]);
+  expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+
+  // The map tab brings Leaflet: the count above was taken before it, not without it.
+  await page.getByRole('tab', { name: 'Map' }).click();
+  await expect.poll(() => scripts.some((u) => MAP_CHUNK.test(u)), { timeout: 10_000 }).toBe(true);
+  await context.close();
+});
