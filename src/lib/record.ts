@@ -91,6 +91,14 @@ export const IpInfoSchema = z.object({
   accuracy_tier: z.enum(ACCURACY_TIERS),
   /** For special-purpose addresses: 'Private network', 'Loopback', ...; null for public ones. */
   reserved: z.nullable(z.string()),
+  /**
+   * The address's host name by reverse DNS (src/server/dns/), null when it has none or
+   * REVERSE_DNS is off. Absent only from a page's record when the name was not known yet:
+   * the page then asks /hostname for it.
+   */
+  hostname: z.optional(z.nullable(z.string())),
+  /** Whether the host name resolves back to the address (forward-confirmed). */
+  hostname_confirmed: z.optional(z.boolean()),
 });
 export type IpInfo = z.infer<typeof IpInfoSchema>;
 
@@ -156,3 +164,7 @@ export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 /** Every API error: `{ error: { code, message } }`. */
 export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+/** Answer of `/hostname` asked as JSON (`Accept: application/json`). */
+export const HostnameSchema = z.object({ ip: z.string(), hostname: z.nullable(z.string()), hostname_confirmed: z.boolean() });
+export type HostnameRecord = z.infer<typeof HostnameSchema>;

@@ -23,6 +23,9 @@ import { createLookupRedirect, isLookupPage, lookupPageLocals } from './handlers
 import { createAsnApi, createNetworkRedirects, isNetworkPage, NETWORKS_HUB, networkPageLocals, networksHubLocals } from './handlers/asn-api.ts';
 import { loadNetworkIndex, type NetworkIndexHandle } from './networks/load.ts';
 import { dbipCityFiles } from './lookup/sources.ts';
+import { createReverseDns, REVERSE_DNS_OFF, type ReverseDns } from './dns/reverse-dns.ts';
+import { createHostnameEndpoint, isHostnameRequest } from './handlers/hostname-api.ts';
+import { setHostname } from './dns/record-hostname.ts';
 
 export interface Routes {
   engine: Engine;
@@ -39,6 +42,8 @@ export interface Routes {
   /** The pages' own rate limit (PAGE_RATE_LIMIT), asked before a page is looked up; undefined when off. */
   pageLimit: PageLimit | undefined;
   health: Health;
+  /** Host names of addresses (REVERSE_DNS; answers no name when off). */
+  reverseDns: ReverseDns;
 }
 
 /**
@@ -46,7 +51,7 @@ export interface Routes {
  * cacheable) and whatever the command-line endpoints answer, `/` asked as the API included.
  */
 export const isLimited = (req: AppRequest): boolean =>
-  (req.path.startsWith('/api/') && req.path !== '/api/config') || answersCommandLine(req);
+  (req.path.startsWith('/api/') && req.path !== '/api/config') || answersCommandLine(req) || isHostnameRequest(req);
 
 /** The city index's state for /healthz: it builds in the background when the build did not ship it. */
 function cityIndexState(cities: CityIndexHandle): string {
@@ -80,7 +85,18 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
   const store = config.rateLimit > 0 || config.pageRateLimit > 0 ? createRateLimitStore(config) : undefined;
+  const reverseDns = config.reverseDns.enabled ? createReverseDns({ servers: config.reverseDns.servers }) : REVERSE_DNS_OFF;
+  // A page never waits for DNS: it carries the name when cached, else the lookup starts now
+  // and the network card asks /hostname for its answer after load.
+  const namedIfKnown = <T extends App.Locals>(locals: T): T => {
+    const data = locals.lookup?.data;
+    const known = data && reverseDns.cached(data.ip);
+    if (known) setHostname(data, known);
+    else if (data) void reverseDns.lookup(data.ip);
+    return locals;
+  };
   return {
+    reverseDns,
     engine,
     cities,
     networks,
@@ -90,16 +106,18 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       ...engine.dataStates().map(([name, state]) => `data ${name}: ${state}`),
       `data city index: ${cityIndexState(cities)}`,
       `data network index: ${networkIndexState(networks)}`,
+      reverseDns.state(),
     ]),
     handlers: [
       keepSameOrigin(withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
-        createTextEndpoints(engine),
+        createTextEndpoints(engine, undefined, reverseDns),
+        createHostnameEndpoint(reverseDns),
         createCitiesApi(cities),
         createCorrectionsApi(engine, analytics),
         createAnalyticsApi(analytics, config.analytics.token),
         createAsnApi(networks, lists),
         // Last: it answers every other /api/ path with its 404.
-        createApi(engine, config.client, record),
+        createApi(engine, config.client, record, reverseDns),
       ])),
       createLookupRedirect(),
       createNetworkRedirects(),
@@ -109,12 +127,12 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
     // `/` and `/ip-2` show the caller's own record (recorded, as the API's is); an address's
     // page is about that address and is not recorded, as /api/lookup/{ip} is not.
     pageLocals: (req) => {
-      if (isLookupPage(req.path)) return lookupPageLocals(engine, config.client, req);
+      if (isLookupPage(req.path)) return namedIfKnown(lookupPageLocals(engine, config.client, req));
       if (isNetworkPage(req.path)) return networkPageLocals(networks, lists, config.client, req);
       if (req.path === NETWORKS_HUB) return networksHubLocals(networks, config.client, req);
       const lookup = engine.lookup(req.clientIp, { headers: req.headers });
       record(req, lookup.data);
-      return { clientIp: req.clientIp, lookup, clientConfig: config.client };
+      return namedIfKnown({ clientIp: req.clientIp, lookup, clientConfig: config.client });
     },
   };
 }

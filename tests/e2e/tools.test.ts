@@ -114,7 +114,7 @@ describe('/ip-3 bulk lookup', () => {
     expect(download.suggestedFilename()).toBe('ip-bulk-lookup.csv');
     const csv = parseCsv(await readFile((await download.path())!, 'utf8'));
     const header = csv[0]!;
-    expect(header.join(',')).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,error');
+    expect(header.join(',')).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,hostname,hostname_confirmed,error');
     const records = csv.slice(1).filter((r) => r.some((f) => f !== ''));
     expect(records.map((r) => r[0])).toEqual(['8.8.8.8', 'not-an-ip', '1.1.1.1', '999.1.1.1']);
     const col = (name: string) => header.indexOf(name);

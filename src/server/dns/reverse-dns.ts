@@ -26,7 +26,7 @@ export interface HostnameAnswer {
 export interface ReverseDns {
   /** The answer already known for `ip` (a canonical address), without asking anyone. */
   cached(ip: string): HostnameAnswer | undefined;
-  /** The answer for `ip`, asked when not cached; never rejects, at most about a second. */
+  /** The answer for an address (any form of it), asked when not cached; never rejects, at most about a second. */
   lookup(ip: string): Promise<HostnameAnswer>;
   /** One line for /healthz. */
   state(): string;
@@ -112,12 +112,14 @@ export function createReverseDns(options: ReverseDnsOptions): ReverseDns {
     return entry && entry.until > Date.now() ? entry.answer : undefined;
   }
 
-  function lookup(ip: string): Promise<HostnameAnswer> {
-    const known = cached(ip);
+  function lookup(text: string): Promise<HostnameAnswer> {
+    const known = cached(text);
     if (known) return Promise.resolve(known);
-    const parsed = parseIp(ip);
+    const parsed = parseIp(text.trim());
     // Special-purpose addresses have no name anyone outside would give.
     if (!parsed || reservedKind(parsed)) return Promise.resolve(NO_HOSTNAME);
+    const ip = formatIp(parsed);
+    if (ip !== text) return lookup(ip);
     const pending = inFlight.get(ip);
     if (pending) return pending;
     if (busy >= maxInFlight) return Promise.resolve(NO_HOSTNAME);
