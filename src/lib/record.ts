@@ -91,6 +91,10 @@ export const IpInfoSchema = z.object({
   accuracy_tier: z.enum(ACCURACY_TIERS),
   /** For special-purpose addresses: 'Private network', 'Loopback', ...; null for public ones. */
   reserved: z.nullable(z.string()),
+  /** The region's ISO 3166-2 code without the country ('CA'), as ifconfig.co's `region_code`; absent when no source has one. */
+  region_code: z.optional(z.string()),
+  /** The US metro (DMA) code, as ifconfig.co's `metro_code`; absent outside the US or when no source has one. */
+  metro_code: z.optional(z.number()),
   /**
    * The address's host name by reverse DNS (src/server/dns/), null when it has none or
    * REVERSE_DNS is off. Absent only from a page's record when the name was not known yet:

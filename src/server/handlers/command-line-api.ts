@@ -10,6 +10,7 @@ import { SecondHitMemo } from '../utils/bounded-map.ts';
 import type { Engine } from '../lookup/engine.ts';
 import { REVERSE_DNS_OFF, type HostnameAnswer, type ReverseDns } from '../dns/reverse-dns.ts';
 import { hostnameMembers } from '../dns/record-hostname.ts';
+import { ifconfigFields, ifconfigUserAgent } from '../../lib/ifconfig-fields.ts';
 
 /**
  * User-Agents of command-line clients, which get plain text at `/`: shells and scripts,
@@ -88,10 +89,14 @@ export class JsonMemo {
 export const JSON_MEMO_SIZE = 4096;
 
 /**
- * A /json body: the record's JSON (as the memo keeps it, without the host name) with the
- * host name spliced in before its closing brace.
+ * A /json body: the record's JSON (as the memo keeps it: with ifconfig.co's fields of the
+ * address, without what changes per request) with the host name and ifconfig.co's
+ * `user_agent` (the caller's, when it sent one) spliced in before its closing brace.
  */
-const jsonBody = (record: string, host: HostnameAnswer): string => record.slice(0, -1) + hostnameMembers(host) + '}\n';
+function jsonBody(record: string, host: HostnameAnswer, req: AppRequest): string {
+  const agent = ifconfigUserAgent(req.headers.get('user-agent'));
+  return record.slice(0, -1) + hostnameMembers(host) + (agent ? `,"user_agent":${JSON.stringify(agent)}` : '') + '}\n';
+}
 
 /**
  * Creates the handler for the command-line endpoints. /json carries the host name: at once
@@ -122,7 +127,7 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
       if (body !== undefined) {
         const host = dns.cached(ip);
         const timing = timingHeaders(performance.now() - start, 'memo');
-        return host ? jsonText(200, jsonBody(body, host), timing) : dns.lookup(ip).then((found) => jsonText(200, jsonBody(body, found), timing));
+        return host ? jsonText(200, jsonBody(body, host, req), timing) : dns.lookup(ip).then((found) => jsonText(200, jsonBody(body, found, req), timing));
       }
     }
     // No request headers: they shape only the device, which these answers do not carry.
@@ -130,11 +135,11 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     if (!found) return invalidIp(ip);
     const timing = timingHeaders(found.ms);
     if (isJson) {
-      const body = JSON.stringify(found.result.data);
+      const { data } = found.result;
+      const body = JSON.stringify(Object.assign(data, ifconfigFields(data)));
       memo.set(ip, body);
-      const { ip: canonical } = found.result.data;
-      const host = dns.cached(canonical);
-      return host ? jsonText(200, jsonBody(body, host), timing) : dns.lookup(canonical).then((answer) => jsonText(200, jsonBody(body, answer), timing));
+      const host = dns.cached(data.ip);
+      return host ? jsonText(200, jsonBody(body, host, req), timing) : dns.lookup(data.ip).then((answer) => jsonText(200, jsonBody(body, answer, req), timing));
     }
     return text(200, isRoot ? found.result.data.ip : field!(found.result.data), timing);
   };
