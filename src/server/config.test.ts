@@ -43,6 +43,13 @@ describe('loadConfig', () => {
   ])('reads the reverse DNS settings %o', (env, expected) => {
     expect(loadConfig(env).reverseDns).toEqual(expected);
   });
+  it.each<[Record<string, string>, { perMinute: number; allowPrivate: boolean }]>([
+    [{}, { perMinute: 10, allowPrivate: false }],
+    [{ PORT_CHECK_RATE_LIMIT: '0', PORT_CHECK_PRIVATE: 'ON' }, { perMinute: 0, allowPrivate: true }],
+    [{ PORT_CHECK_RATE_LIMIT: '1000000', PORT_CHECK_PRIVATE: 'off' }, { perMinute: 1_000_000, allowPrivate: false }],
+  ])('reads the port check settings %o', (env, expected) => {
+    expect(loadConfig(env).portCheck).toEqual(expected);
+  });
   it('reads the proxy header as the proxy names it, compared in lower case', () => {
     expect(loadConfig({ TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'X-Real-IP' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-real-ip' });
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-forwarded-for' });
@@ -72,6 +79,8 @@ describe('loadConfig', () => {
     ['DNS_RESOLVERS', '127.0.0.1:65536', /DNS_RESOLVERS entry "127.0.0.1:65536"/],
     ['DNS_RESOLVERS', '[127.0.0.1]:53', /DNS_RESOLVERS entry "\[127.0.0.1\]:53"/],
     ['DNS_RESOLVERS', '127.0.0.1:53,', /DNS_RESOLVERS entry ""/],
+    ['PORT_CHECK_RATE_LIMIT', '1000001', /PORT_CHECK_RATE_LIMIT="1000001" must be a whole number from 0 to 1000000/],
+    ['PORT_CHECK_PRIVATE', 'yes', /PORT_CHECK_PRIVATE="yes" must be on or off/],
     ['RATE_LIMIT_SECRET', '0123456789abcde', /RATE_LIMIT_SECRET must be at least 16 characters/],
   ])('rejects %s=%s with one clear line', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

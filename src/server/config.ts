@@ -48,6 +48,8 @@ export interface Config {
   analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
   /** Reverse DNS of looked-up addresses (src/server/dns/): on/off, and the resolvers asked (the system's when empty). */
   reverseDns: { enabled: boolean; servers: string[] };
+  /** The open-port check (`/port/{n}`): checks a minute per client (0: off), and whether private and loopback callers may be checked (tests only). */
+  portCheck: { perMinute: number; allowPrivate: boolean };
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -102,6 +104,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+  const portCheckPrivate = (env.PORT_CHECK_PRIVATE || 'off').toLowerCase();
+  if (portCheckPrivate !== 'on' && portCheckPrivate !== 'off') throw new ConfigError(`PORT_CHECK_PRIVATE="${env.PORT_CHECK_PRIVATE}" must be on or off`);
   const dataDir = path.resolve(env.DATA_DIR || 'data');
   const defaults = defaultListPaths(dataDir);
   const lists = Object.fromEntries(Object.entries(LIST_SETTINGS).map(([kind, name]) =>
@@ -134,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       token,
     },
     reverseDns: { enabled: reverseDnsSwitch === 'on', servers: dnsServers },
+    portCheck: { perMinute: integer(env, 'PORT_CHECK_RATE_LIMIT', 10, 0, 1_000_000), allowPrivate: portCheckPrivate === 'on' },
   };
 }

@@ -9,7 +9,7 @@ import type { AppRequest, Handler } from './http/handler.ts';
 import type { Config } from './config.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { createApi } from './handlers/lookup-api.ts';
-import { answersCommandLine, createTextEndpoints } from './handlers/command-line-api.ts';
+import { answersCommandLine, createTextEndpoints, wantsPlainText } from './handlers/command-line-api.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit/limit.ts';
 import { createCitiesApi } from './handlers/cities-api.ts';
@@ -26,6 +26,7 @@ import { dbipCityFiles } from './lookup/sources.ts';
 import { createReverseDns, REVERSE_DNS_OFF, type ReverseDns } from './dns/reverse-dns.ts';
 import { createHostnameEndpoint, isHostnameRequest } from './handlers/hostname-api.ts';
 import { setHostname } from './dns/record-hostname.ts';
+import { createPortCheck, isPortCheck } from './handlers/port-api.ts';
 
 export interface Routes {
   engine: Engine;
@@ -84,7 +85,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
-  const store = config.rateLimit > 0 || config.pageRateLimit > 0 ? createRateLimitStore(config) : undefined;
+  const store = config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 ? createRateLimitStore(config) : undefined;
   const reverseDns = config.reverseDns.enabled ? createReverseDns({ servers: config.reverseDns.servers }) : REVERSE_DNS_OFF;
   // A page never waits for DNS: it carries the name when cached, else the lookup starts now
   // and the network card asks /hostname for its answer after load.
@@ -121,6 +122,10 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       ])),
       createLookupRedirect(),
       createNetworkRedirects(),
+      // Its own, stricter limit, in keys of its own in the same store: each check is a connect.
+      withRateLimit({ perMinute: config.portCheck.perMinute, guards: isPortCheck, store, scope: 'port ' }, [
+        createPortCheck({ allowPrivate: config.portCheck.allowPrivate, plainText: wantsPlainText }),
+      ]),
     ],
     isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path) || isNetworkPage(path) || path === NETWORKS_HUB,
     pageLimit: createPageLimit({ perMinute: config.pageRateLimit, store }),
