@@ -172,3 +172,7 @@ export type ApiError = z.infer<typeof ApiErrorSchema>;
 /** Answer of `/hostname` asked as JSON (`Accept: application/json`). */
 export const HostnameSchema = z.object({ ip: z.string(), hostname: z.nullable(z.string()), hostname_confirmed: z.boolean() });
 export type HostnameRecord = z.infer<typeof HostnameSchema>;
+
+/** Answer of `/port/{n}` (the open-port check of the caller's own address), as ifconfig.co's. */
+export const PortCheckSchema = z.object({ ip: z.string(), port: z.number(), reachable: z.boolean() });
+export type PortCheck = z.infer<typeof PortCheckSchema>;
