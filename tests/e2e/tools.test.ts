@@ -1,4 +1,4 @@
-/** /ip-3 (lookup, bulk lookup with CSV, IPv4/IPv6 check) and /performance, in a real browser against the built server. */
+/** /ip-3 (lookup, bulk lookup with CSV, the IPv4 and IPv6 rows) and /performance, in a real browser against the built server. */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,12 +157,14 @@ describe('/ip-3 WebRTC leak test', () => {
   });
 });
 
-describe('/ip-3 IPv4/IPv6 check', () => {
-  it('is not there at all when no echo URL is configured (no operator message for visitors)', async () => {
+describe('/ip-3 IPv4 and IPv6 rows', () => {
+  it('without echo URLs, shows the address of this visit, says the other version was not tested and why, in words for visitors', async () => {
     const { page } = await open(server.url, '/ip-3');
-    await hydrated(page);
-    await page.waitForLoadState('networkidle');
-    await expect(page.getByRole('heading', { name: 'IPv4 and IPv6 check' }).count()).resolves.toBe(0);
+    const section = page.getByRole('region', { name: 'IPv4 and IPv6' });
+    // The WebRTC test has no STUN server here, so nothing shows the other version.
+    await section.getByText('Not tested', { exact: true }).waitFor();
+    expect(await section.locator('dl').textContent()).toBe('Over IPv4127.0.0.1 (this visit)Over IPv6Not tested');
+    await section.getByText(/cannot test each version on its own/).waitFor();
     await expect(page.getByText('configured', { exact: false }).count()).resolves.toBe(0);
     await page.context().close();
   });
@@ -172,10 +174,11 @@ describe('/ip-3 IPv4/IPv6 check', () => {
     const configured = await startServer({ PORT: String(port), PUBLIC_IPV4_URL: `http://127.0.0.1:${port}/ip` });
     try {
       const { page, csp } = await open(configured.url, '/ip-3');
-      const section = page.getByRole('region', { name: 'IPv4 and IPv6 check' });
+      const section = page.getByRole('region', { name: 'IPv4 and IPv6' });
       await section.getByText('127.0.0.1', { exact: true }).waitFor();
-      // Only the configured family has a row.
-      expect(await section.locator('dl').textContent()).toBe('Over IPv4127.0.0.1');
+      // The configured family is tested; the other says it is not.
+      await section.getByText('Not tested', { exact: true }).waitFor();
+      expect(await section.locator('dl').textContent()).toBe('Over IPv4127.0.0.1Over IPv6Not tested');
       expect(csp).toEqual([]);
       await page.context().close();
     } finally {
