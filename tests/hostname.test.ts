@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-const getJson = async (path: string, init: RequestInit = {}) => {
+const getJson = async (path: string, init: Parameters<AppRequestFn>[1] = {}) => {
   const res = await request(path, init);
   return { status: res.status, body: await res.json() as Record<string, unknown> & { data: Record<string, unknown> } };
 };
