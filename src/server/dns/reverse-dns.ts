@@ -48,7 +48,7 @@ export const NO_HOSTNAME: Readonly<HostnameAnswer> = Object.freeze({ hostname: n
 
 export const TIMEOUT_MS = 500;
 export const MAX_IN_FLIGHT = 64;
-export const CACHE_SIZE = 10_000;
+export const CACHE_SIZE = 50_000;
 export const MAX_TTL_S = 3600;
 export const NEGATIVE_TTL_S = 300;
 export const FAILED_TTL_S = 30;
