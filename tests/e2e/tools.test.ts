@@ -169,6 +169,26 @@ describe('/ip-3 IPv4 and IPv6 rows', () => {
     await page.context().close();
   });
 
+  it('without echo URLs, shows the other version\'s address the WebRTC test found on the visitor\'s own network', async () => {
+    // A visit over IPv6 from Google's network, whose NAT (the relay) shows the WebRTC test an IPv4 address of the same network.
+    const stunPort = await freeUdpPort();
+    const stun = await startStunRelay(stunPort, '8.8.8.8');
+    const proxied = await startServer({ TRUST_PROXY: 'loopback', STUN_PORT: String(stunPort), PUBLIC_STUN_URL: stun.url });
+    try {
+      const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '2001:4860:4860::8888' } });
+      const page = await context.newPage();
+      await page.goto(proxied.url + '/ip-3');
+      const section = page.getByRole('region', { name: 'IPv4 and IPv6' });
+      await section.getByText('8.8.8.8 (found by the WebRTC test above, on your own network)').waitFor({ timeout: 15_000 });
+      expect(await section.locator('dl').textContent())
+        .toBe('Over IPv48.8.8.8 (found by the WebRTC test above, on your own network)Over IPv62001:4860:4860::8888 (this visit)');
+      await context.close();
+    } finally {
+      await proxied.stop();
+      await stun.close();
+    }
+  });
+
   it('shows the address seen over IPv4 when PUBLIC_IPV4_URL is set', async () => {
     const port = await freePort();
     const configured = await startServer({ PORT: String(port), PUBLIC_IPV4_URL: `http://127.0.0.1:${port}/ip` });

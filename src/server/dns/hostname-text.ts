@@ -5,7 +5,7 @@
  * cut or escaped: a name that is not a name tells the visitor nothing true.
  */
 
-/** Longest host name in its text form (RFC 1035's 255 octets on the wire, less the length bytes). */
+/** Longest host name in its text form (255 octets on the wire, less the labels' length bytes). */
 export const MAX_HOSTNAME_LENGTH = 253;
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i;

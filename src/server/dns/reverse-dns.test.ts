@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reverseName, startDnsServer, type TestDnsServer } from '../../../tests/support/dns-server.ts';
 import { cleanHostname } from './hostname-text.ts';
 import { createReverseDns } from './reverse-dns.ts';
@@ -93,6 +93,23 @@ describe('createReverseDns against a local DNS server', () => {
     expect(r.cached('84.17.0.10')).toEqual({ hostname: 'host.example.test', hostname_confirmed: true });
     await r.lookup('84.17.0.10');
     expect(dns.asked.length).toBe(asked);
+  });
+
+  describe('keeps an answer for its TTL', () => {
+    afterEach(() => { vi.useRealTimers(); });
+    it.each([
+      ['a confirmed name: its A record\'s TTL (120 s)', '84.17.0.10', 120],
+      ['no name: 300 s', '84.17.0.51', 300],
+      ['a resolver that did not answer: 30 s', '84.17.0.12', 30],
+    ])('%s', async (_, ip, ttl) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2026, 0, 1) });
+      const r = resolver();
+      await r.lookup(ip);
+      vi.setSystemTime(Date.UTC(2026, 0, 1) + ttl * 1000 - 1);
+      expect(r.cached(ip)).toBeDefined();
+      vi.setSystemTime(Date.UTC(2026, 0, 1) + ttl * 1000);
+      expect(r.cached(ip)).toBeUndefined();
+    });
   });
 
   it('shares one lookup among asks in flight and refuses past its cap', async () => {

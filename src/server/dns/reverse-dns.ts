@@ -88,11 +88,14 @@ export function createReverseDns(options: ReverseDnsOptions): ReverseDns {
 
   async function ask(ip: string): Promise<HostnameAnswer> {
     let names: string[];
+    const started = performance.now();
     try {
       names = await resolver.reverse(ip);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTFOUND' || code === 'ENODATA') return keep(ip, NO_HOSTNAME, NEGATIVE_TTL_S);
+      // c-ares reports a question nobody answered as ENOTFOUND too: only a quick one is a no.
+      const answered = performance.now() - started < timeout;
+      if ((code === 'ENOTFOUND' || code === 'ENODATA') && answered) return keep(ip, NO_HOSTNAME, NEGATIVE_TTL_S);
       failed++;
       return keep(ip, NO_HOSTNAME, FAILED_TTL_S);
     }
