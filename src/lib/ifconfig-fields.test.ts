@@ -44,6 +44,7 @@ describe('ifconfigUserAgent', () => {
     ['a/:9', { product: 'a', comment: ':9', raw_value: 'a/:9' }], // ':' follows '9' in ASCII: not a digit
     ['a//9', { product: 'a', comment: '/9', raw_value: 'a//9' }],
     ['a/1/2 b/3', { product: 'a', version: '1/2', comment: 'b/3', raw_value: 'a/1/2 b/3' }],
+    ['a/1 b  c', { product: 'a', version: '1', comment: 'b  c', raw_value: 'a/1 b  c' }],
     ['/1.0', { version: '1.0', raw_value: '/1.0' }],
     [' x', { comment: 'x', raw_value: ' x' }],
     ['Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0', { product: 'Mozilla', version: '5.0', comment: '(X11; Linux x86_64) Chrome/131.0', raw_value: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0' }],

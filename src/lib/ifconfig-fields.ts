@@ -41,9 +41,12 @@ export function ipDecimal(ip: string): number | string {
     const [a = 0, b = 0, c = 0, d = 0] = ip.split('.').map(Number);
     return ((a * 256 + b) * 256 + c) * 256 + d;
   }
-  const [head = '', tail = ''] = ip.split('::');
+  const halves = ip.split('::');
+  const head = halves[0]!;
+  const tail = halves[1] ?? '';
   const groups = (part: string) => (part ? part.split(':') : []);
-  const fill = ip.includes('::') ? 8 - groups(head).length - groups(tail).length : 0;
+  // Without '::' the address has its 8 groups already, and nothing is filled in.
+  const fill = 8 - groups(head).length - groups(tail).length;
   const all = [...groups(head), ...Array<string>(fill).fill('0'), ...groups(tail)];
   return all.reduce((sum, group) => sum * 65536n + BigInt(`0x${group}`), 0n).toString();
 }
@@ -64,9 +67,9 @@ export function ifconfigUserAgent(raw: string | null | undefined): IfconfigUserA
     product = raw.slice(0, slash);
     const rest = raw.slice(slash + 1);
     if (/^[0-9]/.test(rest)) {
-      const space = rest.indexOf(' ');
-      version = space < 0 ? rest : rest.slice(0, space);
-      comment = space < 0 ? '' : rest.slice(space + 1);
+      const words = rest.split(' ');
+      version = words[0]!;
+      comment = words.slice(1).join(' ');
     } else comment = rest;
   } else {
     const space = raw.indexOf(' ');

@@ -76,12 +76,10 @@ export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLo
   // The same for everyone and not rate-limited (routes.ts), so shared caches may keep it.
   const configReply = json(200, clientConfig, { 'cache-control': 'public, max-age=300' });
 
-  /** The reply with the record's host name: at once when cached, else after its lookup. */
-  function named(found: { result: LookupResponse; ms: number }): AppResponse | Promise<AppResponse> {
-    const { data } = found.result;
-    const known = dns.cached(data.ip);
-    if (known) return lookupReply({ ...found, result: { ...found.result, data: setHostname(data, known) } });
-    return dns.lookup(data.ip).then((answer) => { setHostname(data, answer); return lookupReply(found); });
+  /** The reply with the record's host name (a cached one resolves at once). */
+  async function named(found: { result: LookupResponse; ms: number }): Promise<AppResponse> {
+    setHostname(found.result.data, await dns.lookup(found.result.data.ip));
+    return lookupReply(found);
   }
 
   async function lookupCaller(req: AppRequest): Promise<AppResponse> {
