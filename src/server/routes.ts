@@ -23,7 +23,7 @@ import { createLookupRedirect, isLookupPage, lookupPageLocals } from './handlers
 import { createAsnApi, createNetworkRedirects, isNetworkPage, NETWORKS_HUB, networkPageLocals, networksHubLocals } from './handlers/asn-api.ts';
 import { loadNetworkIndex, type NetworkIndexHandle } from './networks/load.ts';
 import { dbipCityFiles } from './lookup/sources.ts';
-import { createReverseDns, REVERSE_DNS_OFF, type ReverseDns } from './dns/reverse-dns.ts';
+import { createReverseDns, REVERSE_DNS_OFF } from './dns/reverse-dns.ts';
 import { createHostnameEndpoint, isHostnameRequest } from './handlers/hostname-api.ts';
 import { setHostname } from './dns/record-hostname.ts';
 import { createPortCheck, isPortCheck } from './handlers/port-api.ts';
@@ -43,8 +43,6 @@ export interface Routes {
   /** The pages' own rate limit (PAGE_RATE_LIMIT), asked before a page is looked up; undefined when off. */
   pageLimit: PageLimit | undefined;
   health: Health;
-  /** Host names of addresses (REVERSE_DNS; answers no name when off). */
-  reverseDns: ReverseDns;
 }
 
 /**
@@ -97,7 +95,6 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
     return locals;
   };
   return {
-    reverseDns,
     engine,
     cities,
     networks,

@@ -24,7 +24,7 @@ export function createHostnameEndpoint(dns: ReverseDns): Handler {
     const parsed = parseIp(asked.trim());
     if (!parsed) return invalidIp(asked);
     const ip = formatIp(parsed);
-    const answer = dns.cached(ip) ?? await dns.lookup(ip);
+    const answer = await dns.lookup(ip);
     if (/^application\/json\b/i.test((req.headers.get('accept') ?? '').trim())) {
       const body: HostnameRecord = { ip, ...answer };
       return json(200, body);
