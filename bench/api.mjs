@@ -191,6 +191,8 @@ for (const [pass, server, visitorsOf] of [['first visit', oursOff, addresses.sli
 
 // Memory after sustained load (target: at most 1.5x RSS after start).
 const rssAfterLoad = rssMb(ours.child.pid);
+// Whether the hostnames server answered from its cache: its names cached and questions failed (timeouts), from /healthz.
+const dnsState = (await (await fetchAgain(oursDns.url + '/healthz')).text()).split('\n').find((line) => line.startsWith('reverse-dns:'));
 
 // What the recording server wrote and dropped (its queue is bounded: under this load it may drop, and says so).
 await drained();
@@ -220,7 +222,7 @@ console.table(rows);
 const bareCpu = median(results['bare /'].cpu);
 if (WORKERS === '1' && bareCpu < 0.9) console.log(`the bare server used ${bareCpu.toFixed(2)} of its core: autocannon, not the server, set its pace, so every 'x bare' here is too kind`);
 console.log(`analytics on / off, same rounds: /json over 10k addresses (not recorded) ${ratio(JSON_ON, JSON_OFF)}x; a browser's own /api/lookup (recorded every time, the writer thread on the same core: worst case, no target) ${ratio(RECORDING_ON, RECORDING_OFF)}x; the recording server's analytics: ${JSON.stringify(analytics)}; waited ${(drainMs / 1000).toFixed(1)} s in all for its queue to be written before rounds`);
-console.log(`hostnames on (cached) / off, same rounds: /json memo ${ratio(MEMO_DNS, MEMO)}x; /json over 10k addresses ${ratio(JSON_DNS, JSON_ON)}x`);
+console.log(`hostnames on (cached) / off, same rounds: /json memo ${ratio(MEMO_DNS, MEMO)}x; /json over 10k addresses ${ratio(JSON_DNS, JSON_ON)}x; after the rounds, ${dnsState}`);
 console.log(`RSS of ours: ${rss.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after the rounds (${(rssAfterLoad / rss).toFixed(2)}x)`);
 console.log(`/ for one visitor with no load: ${JSON.stringify(pageAlone)}`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
