@@ -23,6 +23,12 @@
 //   analytics store on every request. Two servers, one with ANALYTICS=off, each with its own
 //   temporary DATA_DIR (SQLite, the default store); the caller is 127.0.0.1, answered without
 //   a database walk, so recording is the largest share of the request it can be.
+// - Host names' cost (target: /json with hostnames on, cached, within 10% of off): a third
+//   server with REVERSE_DNS=on asks a DNS server in this process on 127.0.0.1
+//   (tests/support/dns-server.ts), which names every address (forward-confirmed); every
+//   name is asked once before the rounds, so the rounds measure the cached path. The other
+//   servers have reverse DNS off (bench/servers.mjs). `/` alone is timed on it too: its
+//   first byte must not wait for a name.
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +37,7 @@ import autocannon from 'autocannon';
 import { publicAddresses } from './seeded-random.mjs';
 import { PIN, cpuSeconds, median, rssMb, start as startServer } from './servers.mjs';
 import { fixtureEnv, startFixtureServer } from '../tests/support/fixture-server.ts';
+import { reverseName, startDnsServer } from '../tests/support/dns-server.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 14);
 const DURATION = Number(process.env.BENCH_SECONDS || 2);
@@ -85,9 +92,19 @@ const visitors = {
 const upstream = process.env.BENCH_DATA_REFRESH === 'on' ? await startFixtureServer() : undefined;
 const refreshEnv = upstream ? { DATA_REFRESH: 'on', ...fixtureEnv(upstream.base) } : {};
 if (upstream) console.log(`data refresher on, sources on ${upstream.base}`);
-const dataDirs = [mkdtempSync(path.join(tmpdir(), 'bench-api-on-')), mkdtempSync(path.join(tmpdir(), 'bench-api-off-'))];
+const dataDirs = [mkdtempSync(path.join(tmpdir(), 'bench-api-on-')), mkdtempSync(path.join(tmpdir(), 'bench-api-off-')), mkdtempSync(path.join(tmpdir(), 'bench-api-dns-'))];
+// Every address has a name that resolves back to it, kept an hour.
+const named = ['8.8.8.8', ...addresses];
+const dns = await startDnsServer(Object.fromEntries(named.flatMap((ip, i) => [
+  [reverseName(ip), { ptr: [`host-${i}.bench.test`], ttl: 3600 }], [`host-${i}.bench.test`, { a: [ip], ttl: 3600 }],
+])));
 const ours = await start('ours', ['src/server/main.ts'], { DATA_DIR: dataDirs[0], TRUST_PROXY: 'loopback', ...refreshEnv });
 const oursOff = await start('ours, ANALYTICS=off', ['src/server/main.ts'], { DATA_DIR: dataDirs[1], ANALYTICS: 'off', TRUST_PROXY: 'loopback', ...refreshEnv });
+const oursDns = await start('ours, REVERSE_DNS=on', ['src/server/main.ts'], { DATA_DIR: dataDirs[2], TRUST_PROXY: 'loopback', REVERSE_DNS: 'on', DNS_RESOLVERS: dns.address, ...refreshEnv });
+// Each name asked once, 32 at a time, so that the rounds find them cached.
+for (let i = 0; i < named.length; i += 32) {
+  await Promise.all(named.slice(i, i + 32).map(async (ip) => (await fetch(`${oursDns.url}/hostname?ip=${ip}`)).arrayBuffer()));
+}
 // What a browser sends with its own lookup (src/stores/lookup.ts): recorded when analytics are on.
 const browserLookup = {
   headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36', 'sec-fetch-mode': 'cors', accept: 'application/json' },
@@ -101,6 +118,9 @@ const RECORDING_ON = 'ours /api/lookup as a browser, recording on';
 const RECORDING_OFF = 'ours /api/lookup as a browser, ANALYTICS=off';
 const JSON_ON = 'ours /json, 10k addresses, lookups';
 const JSON_OFF = 'ours /json, 10k addresses, ANALYTICS=off';
+const MEMO = 'ours /json?ip=8.8.8.8, memo';
+const MEMO_DNS = 'ours /json?ip=8.8.8.8, memo, hostnames on (cached)';
+const JSON_DNS = 'ours /json, 10k addresses, hostnames on (cached)';
 // Each target with the server it loads, whose CPU share is read over every round: a row
 // whose server used less than a whole core was limited by the load generator, not by the
 // server, and its ratio says less than it seems (the bare server nears autocannon's own
@@ -110,8 +130,10 @@ const targets = [
   ['replay of our /ip', replayIp, { url: replayIp.url + '/' }],
   ['ours /ip', ours, { url: ours.url + '/ip' }],
   ['replay of our /json', replayJson, { url: replayJson.url + '/' }],
-  ['ours /json?ip=8.8.8.8, memo', ours, { url: ours.url + '/json?ip=8.8.8.8' }],
+  [MEMO, ours, { url: ours.url + '/json?ip=8.8.8.8' }],
+  [MEMO_DNS, oursDns, { url: oursDns.url + '/json?ip=8.8.8.8' }],
   [JSON_ON, ours, { url: ours.url, ...distinct }],
+  [JSON_DNS, oursDns, { url: oursDns.url, ...distinct }],
   [JSON_OFF, oursOff, { url: oursOff.url, ...distinct }],
   ['ours / (HTML page), one visitor, gzip', ours, { url: ours.url + '/', headers: BROWSER_PAGE }],
   ['ours / (HTML page), 10k visitors, gzip', ours, { url: ours.url, ...visitors }],
@@ -158,11 +180,15 @@ for (let round = 0; round < ROUNDS; round++) {
 // fast level), then the same visitors again (compressed smaller now) and a third time
 // (that page, kept).
 const pageAlone = {};
-for (const pass of ['first visit', 'second visit', 'third visit']) {
+// Visitors whose names the hostnames server has not asked yet: none of the 10,000.
+const unasked = Array.from({ length: 25 }, (_, i) => `84.17.1.${i + 1}`);
+for (const [pass, server, visitorsOf] of [['first visit', oursOff, addresses.slice(5000, 5025)], ['second visit', oursOff, addresses.slice(5000, 5025)],
+  ['third visit', oursOff, addresses.slice(5000, 5025)], ['first visit, hostnames on, name not asked yet', oursDns, unasked],
+  ['first visit, hostnames on, name cached', oursDns, addresses.slice(6000, 6025)]]) {
   const dur = [];
   const bytes = [];
-  for (const ip of addresses.slice(5000, 5025)) {
-    const res = await fetchAgain(oursOff.url + '/', { headers: { ...BROWSER_PAGE, 'x-forwarded-for': ip } });
+  for (const ip of visitorsOf) {
+    const res = await fetchAgain(server.url + '/', { headers: { ...BROWSER_PAGE, 'x-forwarded-for': ip } });
     dur.push(Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing'))[1]));
     bytes.push(Number(res.headers.get('content-length')));
     await res.arrayBuffer();
@@ -172,11 +198,14 @@ for (const pass of ['first visit', 'second visit', 'third visit']) {
 
 // Memory after sustained load (target: at most 1.5x RSS after start).
 const rssAfterLoad = rssMb(ours.child.pid);
+// Whether the hostnames server answered from its cache: its names cached and questions failed (timeouts), from /healthz.
+const dnsState = (await (await fetchAgain(oursDns.url + '/healthz')).text()).split('\n').find((line) => line.startsWith('reverse-dns:'));
 
 // What the recording server wrote and dropped (its queue is bounded: under this load it may drop, and says so).
 await drained();
 const analytics = await recording();
-for (const server of [ours, oursOff, bare, replayIp, replayJson]) server.child.kill('SIGTERM');
+for (const server of [ours, oursOff, oursDns, bare, replayIp, replayJson]) server.child.kill('SIGTERM');
+await dns.close();
 await new Promise((r) => setTimeout(r, 500));
 for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 
@@ -200,9 +229,10 @@ console.table(rows);
 const bareCpu = median(results['bare /'].cpu);
 if (WORKERS === '1' && bareCpu < 0.9) console.log(`the bare server used ${bareCpu.toFixed(2)} of its core: autocannon, not the server, set its pace, so every 'x bare' here is too kind`);
 console.log(`analytics on / off, same rounds: /json over 10k addresses (not recorded) ${ratio(JSON_ON, JSON_OFF)}x; a browser's own /api/lookup (recorded every time, the writer thread on the same core: worst case, no target) ${ratio(RECORDING_ON, RECORDING_OFF)}x; the recording server's analytics: ${JSON.stringify(analytics)}; waited ${(drainMs / 1000).toFixed(1)} s in all for its queue to be written before rounds`);
+console.log(`hostnames on (cached) / off, same rounds: /json memo ${ratio(MEMO_DNS, MEMO)}x; /json over 10k addresses ${ratio(JSON_DNS, JSON_ON)}x; after the rounds, ${dnsState}`);
 console.log(`RSS of ours: ${rss.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after the rounds (${(rssAfterLoad / rss).toFixed(2)}x)`);
 console.log(`/ for one visitor with no load: ${JSON.stringify(pageAlone)}`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, analyticsOnOverOff: { json: ratio(JSON_ON, JSON_OFF), recordedLookup: ratio(RECORDING_ON, RECORDING_OFF) }, analytics, drainSeconds: +(drainMs / 1000).toFixed(1), pageAlone, startMs: ours.startMs, rssMb: rss, rssAfterLoadMb: rssAfterLoad }, null, 2));
+writeFileSync('bench/results/api.json', JSON.stringify({ date: new Date().toISOString(), node: process.version, rounds: ROUNDS, seconds: DURATION, connections: CONNECTIONS, workers: WORKERS, pinned: PIN, rows, analyticsOnOverOff: { json: ratio(JSON_ON, JSON_OFF), recordedLookup: ratio(RECORDING_ON, RECORDING_OFF) }, hostnamesOnOverOff: { memo: ratio(MEMO_DNS, MEMO), json: ratio(JSON_DNS, JSON_ON) }, analytics, drainSeconds: +(drainMs / 1000).toFixed(1), pageAlone, startMs: ours.startMs, rssMb: rss, rssAfterLoadMb: rssAfterLoad }, null, 2));
 await upstream?.close();

@@ -73,7 +73,7 @@ const port = await freePort('tcp');
 const stunPort = await freePort('udp');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'probe-'));
 const redisPrefix = `probe:${randomBytes(6).toString('hex')}:`;
-const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: String(stunPort), TRUST_PROXY: 'loopback', WEB_CONCURRENCY: String(WORKERS), RATE_LIMIT: String(RATE_LIMIT), PAGE_RATE_LIMIT: String(PAGE_RATE_LIMIT), DATA_REFRESH: 'off' };
+const env = { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: String(stunPort), TRUST_PROXY: 'loopback', WEB_CONCURRENCY: String(WORKERS), RATE_LIMIT: String(RATE_LIMIT), PAGE_RATE_LIMIT: String(PAGE_RATE_LIMIT), DATA_REFRESH: 'off', REVERSE_DNS: 'off' };
 // Analytics in the temporary SQLite file, counts in the cluster primary unless Redis is asked for.
 for (const name of ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'ANALYTICS', 'ANALYTICS_TOKEN', 'TRUST_PROXY_HEADER']) delete env[name];
 if (REDIS_URL) Object.assign(env, { REDIS_URL, REDIS_PREFIX: redisPrefix });

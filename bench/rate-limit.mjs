@@ -86,7 +86,7 @@ const freePort = () => new Promise((resolve) => { const s = createServer().liste
 async function start(args, env) {
   const port = await freePort();
   const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...NODE_FLAGS, ...args]] : [process.execPath, [...NODE_FLAGS, ...args]];
-  const child = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', WEB_CONCURRENCY: '1', DATA_REFRESH: 'off', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(cmd, argv, { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', WEB_CONCURRENCY: '1', DATA_REFRESH: 'off', REVERSE_DNS: 'off', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

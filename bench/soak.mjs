@@ -59,7 +59,7 @@ const port = await new Promise((resolve) => { const s = createServer().listen(0,
 const stunPort = await new Promise((resolve) => { const s = createSocket('udp4').bind(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
 const [cmd, argv] = PIN ? ['taskset', ['-c', '1', process.execPath, ...NODE_FLAGS, 'src/server/main.ts']] : [process.execPath, [...NODE_FLAGS, 'src/server/main.ts']];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'soak-'));
-const server = spawn(cmd, argv, { env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: String(stunPort), TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS, DATA_REFRESH: 'off' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(cmd, argv, { env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: String(stunPort), TRUST_PROXY: 'loopback', WEB_CONCURRENCY: WORKERS, DATA_REFRESH: 'off', REVERSE_DNS: 'off' }, stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve, reject) => {
   server.stdout.on('data', (d) => { if (String(d).includes('listening on')) resolve(); });
   server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));

@@ -57,6 +57,8 @@ describe('what is recorded', () => {
     ['does not record a script with a browser User-Agent but no Sec-Fetch-Mode', '/api/lookup', { headers: from('81.2.69.142', { 'user-agent': CHROME }) }, false],
     ['does not record curl at /', '/', { headers: from('81.2.69.142', { 'user-agent': 'curl/8.5.0' }) }, false],
     ['does not record /json from a page', '/json', { headers: from('81.2.69.142', FETCH) }, false],
+    ['does not record the network card asking /hostname for the name the page lacked', '/hostname?ip=81.2.69.142', { headers: from('81.2.69.142', FETCH) }, false],
+    ['does not record /hostname of the caller', '/hostname', { headers: from('81.2.69.142', FETCH) }, false],
     ['does not record a lookup of another address', '/api/lookup/1.1.1.1', { headers: from('81.2.69.142', FETCH) }, false],
     ['does not record a POST lookup of another address', '/api/lookup', { method: 'POST', headers: from('81.2.69.142', FETCH), body: '{"ip":"8.8.8.8"}' }, false],
   ])('%s (%s)', async (_, target, init, recorded) => {

@@ -34,7 +34,7 @@ describe('the last resort, with page renders that answer nothing', () => {
   const errors = vi.fn();
   let server: Server;
   beforeAll(async () => {
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0' });
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', REVERSE_DNS: 'off' });
     const app = createApp({
       config, site: loadStaticSite('dist'), health: new Health(), answerDeadlineMs: DEADLINE_MS,
       handlers: [(req) => req.path === '/api/hangs' ? never().then(() => undefined) : undefined],

@@ -24,7 +24,7 @@ let url: string;
 let recordSpy: MockInstance<(address: ParsedIp, event: CorrectionEvent) => void>;
 beforeAll(async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'corrections-'));
-  app = await createAppServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', TRUST_PROXY: 'loopback', DATA_DIR: dataDir }), 'dist');
+  app = await createAppServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', TRUST_PROXY: 'loopback', DATA_DIR: dataDir, REVERSE_DNS: 'off' }), 'dist');
   recordSpy = vi.spyOn(app.routes.analytics, 'recordCorrection');
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -111,7 +111,7 @@ describe('with two workers', () => {
     const taken = createServer().listen(0, '127.0.0.1');
     await new Promise((r) => taken.once('listening', r));
     const port = (taken.address() as { port: number }).port;
-    const child = spawn(process.execPath, ['src/server/main.ts'], { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', WEB_CONCURRENCY: '2', DATA_REFRESH: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['src/server/main.ts'], { env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', WEB_CONCURRENCY: '2', DATA_REFRESH: 'off', REVERSE_DNS: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });

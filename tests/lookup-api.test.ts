@@ -158,7 +158,7 @@ describe('POST /api/lookup/bulk', () => {
     const text = await res.text();
     expect(text.endsWith('\r\n')).toBe(true);
     const lines = text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,error');
+    expect(lines[0]).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,hostname,hostname_confirmed,error');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/^8\.8\.8\.8,8\.8\.8\.8,US,/);
     // A number is a number (src/lib/csv.ts): the US longitude is negative and unguarded.
@@ -167,7 +167,7 @@ describe('POST /api/lookup/bulk', () => {
     expect(lines[1]).toContain(`,${data.latitude},${data.longitude},`);
     // A found row's error cell, the last one, is empty.
     expect(lines[1]).toMatch(/,(true|false),$/);
-    expect(lines[2]).toMatch(/^nope,(,){12}"""nope"" is not a valid/);
+    expect(lines[2]).toMatch(/^nope,(,){14}"""nope"" is not a valid/);
     expect(lines[3]).toMatch(/^'=cmd\(\)/);
   });
 

@@ -139,6 +139,16 @@ describe('public addresses', () => {
   });
 });
 
+describe("ifconfig.co's codes", () => {
+  it('leaves region_code and metro_code out of the record when no source has one (the bundled databases have none)', () => {
+    for (const ip of ['8.8.8.8', '81.2.69.142', '2001:4860:4860::8888', '10.0.0.1']) {
+      const { data } = engine.lookup(ip);
+      expect(Object.hasOwn(data, 'region_code')).toBe(false);
+      expect(Object.hasOwn(data, 'metro_code')).toBe(false);
+    }
+  });
+});
+
 describe('reserved addresses', () => {
   it.each([
     ['127.0.0.1', 'Loopback'], ['10.0.0.1', 'Private network'], ['192.168.1.1', 'Private network'], ['::1', 'Loopback'],

@@ -18,6 +18,7 @@ import { createTestApp, type AppRequestFn } from './support/app-harness.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { buildApp } from '../src/server/server.ts';
+import { startDnsServer, type TestDnsServer } from './support/dns-server.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 300);
 const BUDGET_MS = 50;
@@ -35,6 +36,19 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) await (await fetch(server.url + '/', { headers: { 'user-agent': 'Mozilla/5.0 Chrome/140.0' } })).text();
 }, 60_000);
 afterAll(() => server?.close());
+
+// The host name and the port check ask the outside world: here only a DNS server on
+// loopback (which knows no name, or one slow one), and the caller's own loopback ports
+// (PORT_CHECK_PRIVATE), reached only from 127.0.0.1 and ::1 with no proxy header.
+let dns: TestDnsServer;
+let outward: AppRequestFn;
+beforeAll(async () => {
+  dns = await startDnsServer({ '8.8.8.8.in-addr.arpa': { ptr: ['x'.repeat(300)] }, '4.4.8.8.in-addr.arpa': { ptr: ['slow.test'], delayMs: 2000 } });
+  outward = await createTestApp({
+    TRUST_PROXY: 'loopback', RATE_LIMIT: '1000000', PORT_CHECK_RATE_LIMIT: '0', PORT_CHECK_PRIVATE: 'on', REVERSE_DNS: 'on', DNS_RESOLVERS: dns.address,
+  });
+});
+afterAll(() => dns?.close());
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'PROPFIND'];
 const method = fc.oneof(fc.constantFrom(...METHODS), fc.stringMatching(/^[A-Z]{1,12}$/));
@@ -152,6 +166,33 @@ describe(`no 5xx, no hang, under ${BUDGET_MS} ms (${RUNS} runs per family)`, () 
       query.map((q) => `/networks?q=${encodeURIComponent(q)}`),
     );
     await family('networks', () => fc.assert(fc.asyncProperty(method, path, body, headers, (m, p, b, h) => checkInProcess(m, p, b, h)), { numRuns: RUNS }));
+  }, TIMEOUT);
+
+  it('/hostname: any ?ip=, method, header and proxy header, against a resolver that knows nothing, a slow and a huge name', async () => {
+    const path = fc.oneof(fc.constant('/hostname'), address.map((ip) => `/hostname?ip=${encodeURIComponent(ip)}`), fc.constantFrom('/hostname?ip=8.8.8.8', '/hostname?ip=8.8.4.4'));
+    await family('hostname', () => fc.assert(fc.asyncProperty(method, path, headers, async (m, p, h) => {
+      // Wall time: a lookup waits on the resolver (500 ms a question at most), not on the CPU.
+      const start = performance.now();
+      const res = await outward(p, { method: m, headers: h });
+      await res.arrayBuffer();
+      walls.push(performance.now() - start);
+      expect(res.status, `${m} ${p.slice(0, 200)}`).toBeLessThan(500);
+      expect(performance.now() - start, `${m} ${p.slice(0, 200)}`).toBeLessThan(1500);
+    }), { numRuns: RUNS }));
+  }, TIMEOUT);
+
+  it('/port/{n}: any port text, method, query and header, from loopback callers only', async () => {
+    const port = fc.oneof(fc.integer({ min: -10, max: 70_000 }).map(String), fc.string().map((x) => encodeURIComponent(x)), fc.constantFrom('0', '65535', '65536', '1e3', '0x50', '080', ''));
+    const query = fc.option(fc.constantFrom('?ip=8.8.8.8', '?ip=', '?x=1', '?ip=127.0.0.1&ip=::1'), { nil: '' });
+    const noProxy = headers.map((h) => { const { 'x-forwarded-for': _x, forwarded: _f, ...rest } = h; return rest; });
+    await family('port', () => fc.assert(fc.asyncProperty(method, port, query, noProxy, fc.constantFrom('127.0.0.1', '::1'), async (m, n, q, h, peer) => {
+      const start = performance.now();
+      const res = await outward(`/port/${n}${q}`, { method: m, headers: h, peer });
+      await res.arrayBuffer();
+      walls.push(performance.now() - start);
+      expect(res.status, `${m} /port/${n.slice(0, 100)}${q}`).toBeLessThan(500);
+      expect(performance.now() - start).toBeLessThan(2500);
+    }), { numRuns: RUNS }));
   }, TIMEOUT);
 
   it('files, pages, redirects, 404s and the rest', async () => {

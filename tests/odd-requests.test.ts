@@ -146,7 +146,7 @@ describe('errors', () => {
   });
 
   it('answers a failing handler with a JSON 500 any origin can read, and logs one line', async () => {
-    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0' });
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', REVERSE_DNS: 'off' });
     const app = createApp({ config, site: loadStaticSite('dist'), handlers: [() => { throw new Error('boom'); }], health: new Health() });
     let res: Response | undefined;
     const lines = await consoleLines(async () => { res = await app.request('/ip'); });

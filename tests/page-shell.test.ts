@@ -74,7 +74,7 @@ function hostile(record: LookupResponse): LookupResponse {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'page-shell-'));
-  config = loadConfig({ ANALYTICS: 'off', DATA_DIR: dataDir, STUN_PORT: '0' });
+  config = loadConfig({ ANALYTICS: 'off', DATA_DIR: dataDir, STUN_PORT: '0', REVERSE_DNS: 'off' });
   routes = await createRoutes(config, 'dist');
   const renderer = await loadPageRenderer('dist');
   const islands = await loadIslandBundle('dist');

@@ -10,7 +10,9 @@ import { formatCoordinates } from '../lib/place-line.ts';
 import { asnPath } from '../lib/asn.ts';
 import PrivacyFlags from './PrivacyFlags.tsx';
 import type { InitialRecord } from './page-record.ts';
-import { useLookup } from './use-lookup.ts';
+import { useHydratedStore, useLookup } from './use-lookup.ts';
+import { $hostnames, ensureHostname } from '../stores/hostname.ts';
+import { useEffect } from 'react';
 import { CARD_TEXT, type CardText } from './island-text.ts';
 import './lookup.css';
 
@@ -50,9 +52,15 @@ export default function DetailCards({ initial, text = CARD_TEXT, vpn = false, de
   const verdict = r ? verdictKey(r) : 'noVpn';
   // The network's own page (/AS15169), when the record names a network.
   const asnHref = r && asnPath(r.asn);
+  // A record without the host name (not cached when the page was made): asked after load.
+  const pending = !!r && r.hostname === undefined && !r.reserved;
+  const asked = useHydratedStore($hostnames)[r?.ip ?? ''];
+  useEffect(() => { if (pending && r) void ensureHostname(r.ip); }, [pending, r?.ip]);
+  const host = pending ? asked : r;
+  const hostname = !r ? null : !host ? null : host.hostname ? <>{host.hostname}{!host.hostname_confirmed && <> <span className="hint">{text.unconfirmed}</span></>}</> : text.noHostname;
   return (
     <div className="detail-cards">
-      <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, asnHref ? <a href={asnHref}>{r!.asn}</a> : v(r?.asn)], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
+      <Card title={text.networkTitle} rows={[[text.isp, v(r?.isp)], [text.asn, asnHref ? <a href={asnHref}>{r!.asn}</a> : v(r?.asn)], [text.hostname, hostname], [text.timezone, v(r?.timezone)], [text.postal, v(r?.postal)]]} />
       {r?.reserved ? (
         <section className="card detail-card" aria-label={text.locationTitle}>
           <h3>{text.locationTitle}</h3>

@@ -91,6 +91,18 @@ export const IpInfoSchema = z.object({
   accuracy_tier: z.enum(ACCURACY_TIERS),
   /** For special-purpose addresses: 'Private network', 'Loopback', ...; null for public ones. */
   reserved: z.nullable(z.string()),
+  /** The region's ISO 3166-2 code without the country ('CA'), as ifconfig.co's `region_code`; absent when no source has one. */
+  region_code: z.optional(z.string()),
+  /** The US metro (DMA) code, as ifconfig.co's `metro_code`; absent outside the US or when no source has one. */
+  metro_code: z.optional(z.number()),
+  /**
+   * The address's host name by reverse DNS (src/server/dns/), null when it has none or
+   * REVERSE_DNS is off. Absent only from a page's record when the name was not known yet:
+   * the page then asks /hostname for it.
+   */
+  hostname: z.optional(z.nullable(z.string())),
+  /** Whether the host name resolves back to the address (forward-confirmed). */
+  hostname_confirmed: z.optional(z.boolean()),
 });
 export type IpInfo = z.infer<typeof IpInfoSchema>;
 
@@ -156,3 +168,11 @@ export type LookupResponse = z.infer<typeof LookupResponseSchema>;
 /** Every API error: `{ error: { code, message } }`. */
 export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+/** Answer of `/hostname` asked as JSON (`Accept: application/json`). */
+export const HostnameSchema = z.object({ ip: z.string(), hostname: z.nullable(z.string()), hostname_confirmed: z.boolean() });
+export type HostnameRecord = z.infer<typeof HostnameSchema>;
+
+/** Answer of `/port/{n}` (the open-port check of the caller's own address), as ifconfig.co's. */
+export const PortCheckSchema = z.object({ ip: z.string(), port: z.number(), reachable: z.boolean() });
+export type PortCheck = z.infer<typeof PortCheckSchema>;

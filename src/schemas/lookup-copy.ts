@@ -68,6 +68,8 @@ export const lookupTextSchema = z.strictObject({
     vpnNone: text('VPN card text when no indicator fired'),
     reserved: template('Location card text for special-purpose addresses, {kind}'),
     corrected: text('Location card note after the visitor corrected the location'),
+    hostname: text('Hostname label (reverse DNS)'), noHostname: text('Hostname value when the address has no name'),
+    unconfirmed: text('Note after a hostname that does not resolve back to the address'),
   }).describe('Headings and field labels of the network, location, device and VPN cards'),
   lookupBox: z.strictObject({
     heading: text("Heading of the 'look up any IP' box"), label: text('Label of its address field'),

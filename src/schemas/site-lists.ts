@@ -29,11 +29,11 @@ export const trustMetricsSchema = z.strictObject({
   href: featureHref.optional().describe('Where a visitor can see the claim for themselves'),
 });
 
-/** The outside hosts a visitor's browser contacts (/trust): named, with how an operator replaces each. */
+/** The outside hosts that learn a visitor's address (/trust), those the browser contacts and the server's DNS resolver: named, with how an operator replaces each. */
 export const outsidePartiesSchema = z.strictObject({
   id, position,
   host: z.string().describe("The default host, e.g. 'tile.openstreetmap.org'"),
-  what: z.string().describe('What the browser fetches from it and what that host learns'),
+  what: z.string().describe('What is asked of it (by the browser or the server) and what that host learns'),
   selfHost: z.string().describe('How an operator serves it from their own host instead'),
   href: featureHref.describe('Where the visitor meets it on our site'),
 });

@@ -48,6 +48,22 @@ describe('loadConfig', () => {
     // The browser is offered the zone only once the responder listens (src/server/dns/leak-test.ts).
     expect(c.client.dnsLeakZone).toBeNull();
   });
+  it.each<[Record<string, string>, { enabled: boolean; servers: string[] }]>([
+    [{}, { enabled: true, servers: [] }],
+    [{ REVERSE_DNS: 'OFF' }, { enabled: false, servers: [] }],
+    [{ DNS_RESOLVERS: '127.0.0.1:5353, [::1]:53,10.0.0.1' }, { enabled: true, servers: ['127.0.0.1:5353', '[::1]:53', '10.0.0.1:53'] }],
+    [{ DNS_RESOLVERS: '::1' }, { enabled: true, servers: ['[::1]:53'] }],
+    [{ DNS_RESOLVERS: '127.0.0.1:65535' }, { enabled: true, servers: ['127.0.0.1:65535'] }],
+  ])('reads the reverse DNS settings %o', (env, expected) => {
+    expect(loadConfig(env).reverseDns).toEqual(expected);
+  });
+  it.each<[Record<string, string>, { perMinute: number; allowPrivate: boolean }]>([
+    [{}, { perMinute: 10, allowPrivate: false }],
+    [{ PORT_CHECK_RATE_LIMIT: '0', PORT_CHECK_PRIVATE: 'ON' }, { perMinute: 0, allowPrivate: true }],
+    [{ PORT_CHECK_RATE_LIMIT: '1000000', PORT_CHECK_PRIVATE: 'off' }, { perMinute: 1_000_000, allowPrivate: false }],
+  ])('reads the port check settings %o', (env, expected) => {
+    expect(loadConfig(env).portCheck).toEqual(expected);
+  });
   it('reads the proxy header as the proxy names it, compared in lower case', () => {
     expect(loadConfig({ TRUST_PROXY: '1', TRUST_PROXY_HEADER: 'X-Real-IP' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-real-ip' });
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1, header: 'x-forwarded-for' });
@@ -71,6 +87,14 @@ describe('loadConfig', () => {
     ['ANALYTICS_QUEUE_LIMIT', '0', /ANALYTICS_QUEUE_LIMIT="0"/],
     ['PAGE_RATE_LIMIT', '1000001', /PAGE_RATE_LIMIT="1000001" must be a whole number from 0 to 1000000/],
     ['PAGE_RATE_LIMIT', '-1', /PAGE_RATE_LIMIT="-1"/],
+    ['REVERSE_DNS', 'yes', /REVERSE_DNS="yes" must be on or off/],
+    ['DNS_RESOLVERS', 'dns.google:53', /DNS_RESOLVERS entry "dns.google:53" must be an address/],
+    ['DNS_RESOLVERS', '127.0.0.1:0', /DNS_RESOLVERS entry "127.0.0.1:0"/],
+    ['DNS_RESOLVERS', '127.0.0.1:65536', /DNS_RESOLVERS entry "127.0.0.1:65536"/],
+    ['DNS_RESOLVERS', '[127.0.0.1]:53', /DNS_RESOLVERS entry "\[127.0.0.1\]:53"/],
+    ['DNS_RESOLVERS', '127.0.0.1:53,', /DNS_RESOLVERS entry ""/],
+    ['PORT_CHECK_RATE_LIMIT', '1000001', /PORT_CHECK_RATE_LIMIT="1000001" must be a whole number from 0 to 1000000/],
+    ['PORT_CHECK_PRIVATE', 'yes', /PORT_CHECK_PRIVATE="yes" must be on or off/],
     ['RATE_LIMIT_SECRET', '0123456789abcde', /RATE_LIMIT_SECRET must be at least 16 characters/],
     ['DNS_LEAK_ZONE', 'dns example.com', /DNS_LEAK_ZONE="dns example.com" must be a domain name/],
     ['DNS_LEAK_ZONE', '-dns.example.com', /DNS_LEAK_ZONE="-dns.example.com"/],

@@ -8,6 +8,7 @@ import { normalizeIp } from '../lib/ip-address.ts';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
 import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE, sourceUrls } from './data-update/list-sources.ts';
+import { parseResolvers } from './dns/resolvers.ts';
 
 export interface Config {
   host: string;
@@ -51,6 +52,10 @@ export interface Config {
   refresh: { enabled: boolean; urls: Record<string, string> };
   /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
   analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
+  /** Reverse DNS of looked-up addresses (src/server/dns/): on/off, and the resolvers asked (the system's when empty). */
+  reverseDns: { enabled: boolean; servers: string[] };
+  /** The open-port check (`/port/{n}`): checks a minute per client (0: off), and whether private and loopback callers may be checked (tests only). */
+  portCheck: { perMinute: number; allowPrivate: boolean };
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -120,6 +125,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (token !== undefined && token.length < 16) throw new ConfigError('ANALYTICS_TOKEN must be at least 16 characters');
   const rateLimitSecret = env.RATE_LIMIT_SECRET || undefined;
   if (rateLimitSecret !== undefined && rateLimitSecret.length < 16) throw new ConfigError('RATE_LIMIT_SECRET must be at least 16 characters');
+  const reverseDnsSwitch = (env.REVERSE_DNS || 'on').toLowerCase();
+  if (reverseDnsSwitch !== 'on' && reverseDnsSwitch !== 'off') throw new ConfigError(`REVERSE_DNS="${env.REVERSE_DNS}" must be on or off`);
+  let dnsServers: string[];
+  try {
+    dnsServers = parseResolvers(env.DNS_RESOLVERS);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const portCheckPrivate = (env.PORT_CHECK_PRIVATE || 'off').toLowerCase();
+  if (portCheckPrivate !== 'on' && portCheckPrivate !== 'off') throw new ConfigError(`PORT_CHECK_PRIVATE="${env.PORT_CHECK_PRIVATE}" must be on or off`);
   const dataDir = path.resolve(env.DATA_DIR || 'data');
   const defaults = defaultListPaths(dataDir);
   const lists = Object.fromEntries(Object.entries(LIST_SETTINGS).map(([kind, name]) =>
@@ -153,5 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       queueLimit: integer(env, 'ANALYTICS_QUEUE_LIMIT', 10_000, 1, 1_000_000),
       token,
     },
+    reverseDns: { enabled: reverseDnsSwitch === 'on', servers: dnsServers },
+    portCheck: { perMinute: integer(env, 'PORT_CHECK_RATE_LIMIT', 10, 0, 1_000_000), allowPrivate: portCheckPrivate === 'on' },
   };
 }

@@ -9,7 +9,7 @@ import type { AppRequest, Handler } from './http/handler.ts';
 import type { Config } from './config.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { createApi } from './handlers/lookup-api.ts';
-import { answersCommandLine, createTextEndpoints } from './handlers/command-line-api.ts';
+import { answersCommandLine, createTextEndpoints, wantsPlainText } from './handlers/command-line-api.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit/limit.ts';
 import { createCitiesApi } from './handlers/cities-api.ts';
@@ -29,6 +29,10 @@ import { EngineHolder } from './lookup/engine-holder.ts';
 import { freshnessReport } from './data-update/freshness.ts';
 import path from 'node:path';
 import { createDataSourcesApi } from './handlers/data-sources-api.ts';
+import { createReverseDns, REVERSE_DNS_OFF } from './dns/reverse-dns.ts';
+import { createHostnameEndpoint, isHostnameRequest } from './handlers/hostname-api.ts';
+import { setHostname } from './dns/record-hostname.ts';
+import { createPortCheck, isPortCheck } from './handlers/port-api.ts';
 
 export interface Routes {
   /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
@@ -55,7 +59,7 @@ export interface Routes {
  * cacheable) and whatever the command-line endpoints answer, `/` asked as the API included.
  */
 export const isLimited = (req: AppRequest): boolean =>
-  (req.path.startsWith('/api/') && req.path !== '/api/config') || answersCommandLine(req);
+  (req.path.startsWith('/api/') && req.path !== '/api/config') || answersCommandLine(req) || isHostnameRequest(req);
 
 /** The city index's state for /healthz: it builds in the background when the build did not ship it. */
 function cityIndexState(cities: CityIndexHandle): string {
@@ -89,10 +93,20 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
-  const store = config.rateLimit > 0 || config.pageRateLimit > 0 ? createRateLimitStore(config) : undefined;
+  const store = config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 ? createRateLimitStore(config) : undefined;
   const dnsLeak = await startDnsLeakTest(config);
   // The page offers the test only while the responder listens: set before anything reads config.client.
   config.client.dnsLeakZone = dnsLeak.zone;
+  const reverseDns = config.reverseDns.enabled ? createReverseDns({ servers: config.reverseDns.servers }) : REVERSE_DNS_OFF;
+  // A page never waits for DNS: it carries the name when cached, else the lookup starts now
+  // and the network card asks /hostname for its answer after load.
+  const namedIfKnown = <T extends App.Locals>(locals: T): T => {
+    const data = locals.lookup?.data;
+    const known = data && reverseDns.cached(data.ip);
+    if (known) setHostname(data, known);
+    else if (data) void reverseDns.lookup(data.ip);
+    return locals;
+  };
   return {
     engine,
     cities,
@@ -105,10 +119,12 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       `data city index: ${cityIndexState(cities)}`,
       `data network index: ${networkIndexState(networks)}`,
       dnsLeak.describe(),
+      reverseDns.state(),
     ]).note(freshnessReport({ dataDir: config.dataDir, listsDir: path.dirname(config.lists.tor), refresh: config.refresh.enabled })),
     handlers: [
       keepSameOrigin(withRateLimit({ perMinute: config.rateLimit, guards: isLimited, store }, [
-        createTextEndpoints(engine),
+        createTextEndpoints(engine, undefined, reverseDns),
+        createHostnameEndpoint(reverseDns),
         createCitiesApi(cities),
         createCorrectionsApi(engine, analytics),
         createAnalyticsApi(analytics, config.analytics.token),
@@ -116,22 +132,26 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createDnsLeakApi(dnsLeak, engine),
         createDataSourcesApi(path.dirname(config.lists.tor)),
         // Last: it answers every other /api/ path with its 404.
-        createApi(engine, config.client, record),
+        createApi(engine, config.client, record, reverseDns),
       ])),
       createLookupRedirect(),
       createNetworkRedirects(),
+      // Its own, stricter limit, in keys of its own in the same store: each check is a connect.
+      withRateLimit({ perMinute: config.portCheck.perMinute, guards: isPortCheck, store, scope: 'port ' }, [
+        createPortCheck({ allowPrivate: config.portCheck.allowPrivate, plainText: wantsPlainText }),
+      ]),
     ],
     isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path) || isNetworkPage(path) || path === NETWORKS_HUB,
     pageLimit: createPageLimit({ perMinute: config.pageRateLimit, store }),
     // `/` and `/ip-2` show the caller's own record (recorded, as the API's is); an address's
     // page is about that address and is not recorded, as /api/lookup/{ip} is not.
     pageLocals: (req) => {
-      if (isLookupPage(req.path)) return lookupPageLocals(engine, config.client, req);
+      if (isLookupPage(req.path)) return namedIfKnown(lookupPageLocals(engine, config.client, req));
       if (isNetworkPage(req.path)) return networkPageLocals(networks, lists, config.client, req);
       if (req.path === NETWORKS_HUB) return networksHubLocals(networks, config.client, req);
       const lookup = engine.lookup(req.clientIp, { headers: req.headers });
       record(req, lookup.data);
-      return { clientIp: req.clientIp, lookup, clientConfig: config.client };
+      return namedIfKnown({ clientIp: req.clientIp, lookup, clientConfig: config.client });
     },
   };
 }

@@ -8,6 +8,7 @@ function serve(ipv4Url: string | null, ipv6Url: string | null, echo: Record<stri
   vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
     if (url === '/api/config') return Promise.resolve(Response.json({ ...CONFIG, ipv4Url, ipv6Url }));
     if (url in echo) return Promise.resolve(new Response(echo[url]));
+    if (url === '/ip' && '/ip' in echo) return Promise.resolve(new Response(echo['/ip']));
     return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
   });
 }
@@ -18,7 +19,7 @@ async function run() {
   startFamilyCheck();
   await vi.waitFor(() => {
     const state = $ipFamilies.get();
-    if (state.status === 'loading' || (state.status === 'ready' && [state.ipv4, state.ipv6].some((f) => f.status === 'checking'))) {
+    if (state.status === 'loading' || (state.status === 'ready' && ([state.ipv4, state.ipv6].some((f) => f.status === 'checking') || state.visit === 'asking'))) {
       throw new Error('still checking');
     }
   }, { timeout: 8000 });
@@ -28,14 +29,20 @@ async function run() {
 afterEach(() => { vi.unstubAllGlobals(); });
 
 describe('$ipFamilies', () => {
-  it('says both families are not configured when the server has no echo URLs', async () => {
-    serve(null, null, {});
-    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'not-configured' }, ipv6: { status: 'not-configured' } });
+  it('says both families are not configured when the server has no echo URLs, and which address this visit came from', async () => {
+    serve(null, null, { '/ip': '2a02:2e0::7\n' });
+    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'not-configured' }, ipv6: { status: 'not-configured' }, visit: { ip: '2a02:2e0::7', version: 6 } });
   });
+
+  it.each([['an IPv4 address', '84.17.0.10\n', { ip: '84.17.0.10', version: 4 }], ['not an address', '<html>', null]])(
+    'reads /ip answering %s as this visit\'s address', async (_, answer, visit) => {
+      serve('https://v4.test/ip', null, { 'https://v4.test/ip': '84.17.0.10', '/ip': answer });
+      expect(await run()).toMatchObject({ ipv4: { status: 'seen', ip: '84.17.0.10' }, ipv6: { status: 'not-configured' }, visit });
+    });
 
   it('shows the address each family saw', async () => {
     serve('https://v4.test/ip', 'https://v6.test/ip', { 'https://v4.test/ip': '203.0.113.7\n', 'https://v6.test/ip': '2001:db8::7\n' });
-    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'seen', ip: '203.0.113.7' }, ipv6: { status: 'seen', ip: '2001:db8::7' } });
+    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'seen', ip: '203.0.113.7' }, ipv6: { status: 'seen', ip: '2001:db8::7' }, visit: null });
   });
 
   it('counts an answer of the wrong family or not an address as not available', async () => {
@@ -46,7 +53,7 @@ describe('$ipFamilies', () => {
   it('gives up on a family after 5 s', async () => {
     serve('https://v4.test/ip', null, {});
     const started = Date.now();
-    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'unavailable' }, ipv6: { status: 'not-configured' } });
+    expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'unavailable' }, ipv6: { status: 'not-configured' }, visit: null });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
   });
 

@@ -1,4 +1,4 @@
-/** /ip-3 (lookup, bulk lookup with CSV, IPv4/IPv6 check) and /performance, in a real browser against the built server. */
+/** /ip-3 (lookup, bulk lookup with CSV, the IPv4 and IPv6 rows) and /performance, in a real browser against the built server. */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,7 +114,7 @@ describe('/ip-3 bulk lookup', () => {
     expect(download.suggestedFilename()).toBe('ip-bulk-lookup.csv');
     const csv = parseCsv(await readFile((await download.path())!, 'utf8'));
     const header = csv[0]!;
-    expect(header.join(',')).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,error');
+    expect(header.join(',')).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,hostname,hostname_confirmed,error');
     const records = csv.slice(1).filter((r) => r.some((f) => f !== ''));
     expect(records.map((r) => r[0])).toEqual(['8.8.8.8', 'not-an-ip', '1.1.1.1', '999.1.1.1']);
     const col = (name: string) => header.indexOf(name);
@@ -157,14 +157,36 @@ describe('/ip-3 WebRTC leak test', () => {
   });
 });
 
-describe('/ip-3 IPv4/IPv6 check', () => {
-  it('is not there at all when no echo URL is configured (no operator message for visitors)', async () => {
+describe('/ip-3 IPv4 and IPv6 rows', () => {
+  it('without echo URLs, shows the address of this visit, says the other version was not tested and why, in words for visitors', async () => {
     const { page } = await open(server.url, '/ip-3');
-    await hydrated(page);
-    await page.waitForLoadState('networkidle');
-    await expect(page.getByRole('heading', { name: 'IPv4 and IPv6 check' }).count()).resolves.toBe(0);
+    const section = page.getByRole('region', { name: 'IPv4 and IPv6' });
+    // The WebRTC test has no STUN server here, so nothing shows the other version.
+    await section.getByText('Not tested', { exact: true }).waitFor();
+    expect(await section.locator('dl').textContent()).toBe('Over IPv4127.0.0.1 (this visit)Over IPv6Not tested');
+    await section.getByText(/cannot test each version on its own/).waitFor();
     await expect(page.getByText('configured', { exact: false }).count()).resolves.toBe(0);
     await page.context().close();
+  });
+
+  it('without echo URLs, shows the other version\'s address the WebRTC test found on the visitor\'s own network', async () => {
+    // A visit over IPv6 from Google's network, whose NAT (the relay) shows the WebRTC test an IPv4 address of the same network.
+    const stunPort = await freeUdpPort();
+    const stun = await startStunRelay(stunPort, '8.8.8.8');
+    const proxied = await startServer({ TRUST_PROXY: 'loopback', STUN_PORT: String(stunPort), PUBLIC_STUN_URL: stun.url });
+    try {
+      const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '2001:4860:4860::8888' } });
+      const page = await context.newPage();
+      await page.goto(proxied.url + '/ip-3');
+      const section = page.getByRole('region', { name: 'IPv4 and IPv6' });
+      await section.getByText('8.8.8.8 (found by the WebRTC test above, on your own network)').waitFor({ timeout: 15_000 });
+      expect(await section.locator('dl').textContent())
+        .toBe('Over IPv48.8.8.8 (found by the WebRTC test above, on your own network)Over IPv62001:4860:4860::8888 (this visit)');
+      await context.close();
+    } finally {
+      await proxied.stop();
+      await stun.close();
+    }
   });
 
   it('shows the address seen over IPv4 when PUBLIC_IPV4_URL is set', async () => {
@@ -172,10 +194,11 @@ describe('/ip-3 IPv4/IPv6 check', () => {
     const configured = await startServer({ PORT: String(port), PUBLIC_IPV4_URL: `http://127.0.0.1:${port}/ip` });
     try {
       const { page, csp } = await open(configured.url, '/ip-3');
-      const section = page.getByRole('region', { name: 'IPv4 and IPv6 check' });
+      const section = page.getByRole('region', { name: 'IPv4 and IPv6' });
       await section.getByText('127.0.0.1', { exact: true }).waitFor();
-      // Only the configured family has a row.
-      expect(await section.locator('dl').textContent()).toBe('Over IPv4127.0.0.1');
+      // The configured family is tested; the other says it is not.
+      await section.getByText('Not tested', { exact: true }).waitFor();
+      expect(await section.locator('dl').textContent()).toBe('Over IPv4127.0.0.1Over IPv6Not tested');
       expect(csp).toEqual([]);
       await page.context().close();
     } finally {

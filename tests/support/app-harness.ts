@@ -16,6 +16,6 @@ export type AppRequestFn = AppListener['request'];
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<AppRequestFn> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'whatismyip-app-'));
-  const { app } = await buildApp(loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATA_REFRESH: 'off', ...env }), 'dist');
+  const { app } = await buildApp(loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATA_REFRESH: 'off', REVERSE_DNS: 'off', ...env }), 'dist');
   return app.request;
 }

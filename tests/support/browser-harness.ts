@@ -26,7 +26,7 @@ const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAA
  * want udp 3478) and a STUN address on loopback where nobody answers. Tests of the WebRTC
  * check set STUN_PORT to a free port (stun-relay.ts, beside this file) and clear PUBLIC_STUN_URL.
  */
-export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
+export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9', REVERSE_DNS: 'off' };
 
 /**
  * The data refresher off: a test server must not even try an outside address. A test of

@@ -16,7 +16,7 @@ export interface TestServer { url: string; routes: Routes; dataDir: string; clos
 /** `limits`: the server's time limits, production's unless given (a test of a timeout passes short ones). */
 export async function startTestServer(env: Record<string, string> = {}, limits: Partial<ServerLimits> = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'whatismyip-test-'));
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_REFRESH: 'off', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_REFRESH: 'off', REVERSE_DNS: 'off', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
   const { server, routes } = await createAppServer(config, 'dist', limits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -8,6 +8,9 @@ import type { IpInfo } from '../../lib/record.ts';
 import { invalidIp, jsonText, methodNotAllowed, text, timedLookup, timingHeaders, type AppRequest, type Handler } from '../http/handler.ts';
 import { SecondHitMemo } from '../utils/bounded-map.ts';
 import type { Engine } from '../lookup/engine.ts';
+import { REVERSE_DNS_OFF, type HostnameAnswer, type ReverseDns } from '../dns/reverse-dns.ts';
+import { hostnameMembers } from '../dns/record-hostname.ts';
+import { ifconfigFields, ifconfigUserAgent } from '../../lib/ifconfig-fields.ts';
 
 /**
  * User-Agents of command-line clients, which get plain text at `/`: shells and scripts,
@@ -85,8 +88,21 @@ export class JsonMemo {
 /** How many addresses the /json memo keeps, with their bodies (1.4 KB each) or noted only. */
 export const JSON_MEMO_SIZE = 4096;
 
-/** Creates the handler for the command-line endpoints. */
-export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEMO_SIZE)): Handler {
+/**
+ * A /json body: the record's JSON (as the memo keeps it: with ifconfig.co's fields of the
+ * address, without what changes per request) with the host name and ifconfig.co's
+ * `user_agent` (the caller's, when it sent one) spliced in before its closing brace.
+ */
+function jsonBody(record: string, host: HostnameAnswer, req: AppRequest): string {
+  const agent = ifconfigUserAgent(req.headers.get('user-agent'));
+  return record.slice(0, -1) + hostnameMembers(host) + (agent ? `,"user_agent":${JSON.stringify(agent)}` : '') + '}\n';
+}
+
+/**
+ * Creates the handler for the command-line endpoints. /json carries the host name: at once
+ * when it is cached, else after the lookup (at most about a second, src/server/dns/).
+ */
+export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEMO_SIZE), dns: ReverseDns = REVERSE_DNS_OFF): Handler {
   let generation = engine.dataGeneration;
   return (req) => {
     const { path } = req;
@@ -108,16 +124,22 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
         generation = engine.dataGeneration;
       }
       const body = memo.get(ip);
-      if (body !== undefined) return jsonText(200, body, timingHeaders(performance.now() - start, 'memo'));
+      if (body !== undefined) {
+        const host = dns.cached(ip);
+        const timing = timingHeaders(performance.now() - start, 'memo');
+        return host ? jsonText(200, jsonBody(body, host, req), timing) : dns.lookup(ip).then((found) => jsonText(200, jsonBody(body, found, req), timing));
+      }
     }
     // No request headers: they shape only the device, which these answers do not carry.
     const found = timedLookup(engine, ip);
     if (!found) return invalidIp(ip);
     const timing = timingHeaders(found.ms);
     if (isJson) {
-      const body = JSON.stringify(found.result.data) + '\n';
+      const { data } = found.result;
+      const body = JSON.stringify(Object.assign(data, ifconfigFields(data)));
       memo.set(ip, body);
-      return jsonText(200, body, timing);
+      const host = dns.cached(data.ip);
+      return host ? jsonText(200, jsonBody(body, host, req), timing) : dns.lookup(data.ip).then((answer) => jsonText(200, jsonBody(body, answer, req), timing));
     }
     return text(200, isRoot ? found.result.data.ip : field!(found.result.data), timing);
   };

@@ -10,6 +10,8 @@ import type { ClientConfig } from '../../lib/client-config.ts';
 import { csvDocument } from '../../lib/csv.ts';
 import { describeIssue, invalidIp, invalidIpMessage, json, jsonError, methodNotAllowed, readJson, timedLookup, timingHeaders, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine } from '../lookup/engine.ts';
+import { REVERSE_DNS_OFF, type ReverseDns } from '../dns/reverse-dns.ts';
+import { setHostname, setHostnames } from '../dns/record-hostname.ts';
 
 const PREFLIGHT: AppResponse = {
   status: 204,
@@ -52,7 +54,7 @@ function inputText(item: unknown): string {
 
 const BulkBodySchema = z.union([z.array(z.unknown()), z.object({ ips: z.array(z.unknown()) })]);
 
-const CSV_COLUMNS = ['ip', 'country_code', 'country_name', 'region', 'city', 'latitude', 'longitude', 'timezone', 'asn', 'asn_org', 'network_type', 'vpn_detected'] as const;
+const CSV_COLUMNS = ['ip', 'country_code', 'country_name', 'region', 'city', 'latitude', 'longitude', 'timezone', 'asn', 'asn_org', 'network_type', 'vpn_detected', 'hostname', 'hostname_confirmed'] as const;
 
 /** Bulk rows as CSV: a header, then one line per input, errors in the last column. */
 export function bulkCsv(rows: BulkResult[]): string {
@@ -69,16 +71,22 @@ export function bulkCsv(rows: BulkResult[]): string {
 /** Told of every successful lookup of the caller's own address (analytics record it). */
 export type CallerLookupObserver = (req: AppRequest, record: LookupResponse['data']) => void;
 
-/** Creates the /api handler. */
-export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLookup?: CallerLookupObserver): Handler {
+/** Creates the /api handler; every record it answers carries the address's host name (`dns`). */
+export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLookup?: CallerLookupObserver, dns: ReverseDns = REVERSE_DNS_OFF): Handler {
   // The same for everyone and not rate-limited (routes.ts), so shared caches may keep it.
   const configReply = json(200, clientConfig, { 'cache-control': 'public, max-age=300' });
+
+  /** The reply with the record's host name (a cached one resolves at once). */
+  async function named(found: { result: LookupResponse; ms: number }): Promise<AppResponse> {
+    setHostname(found.result.data, await dns.lookup(found.result.data.ip));
+    return lookupReply(found);
+  }
 
   async function lookupCaller(req: AppRequest): Promise<AppResponse> {
     if (req.method !== 'POST') {
       const found = timedLookup(engine, req.clientIp, { headers: req.headers })!;
       onCallerLookup?.(req, found.result.data);
-      return lookupReply(found);
+      return named(found);
     }
     const body = await readJson(req);
     if (!('value' in body)) return body;
@@ -88,7 +96,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLo
     const target = ip?.trim() || req.clientIp;
     const found = timedLookup(engine, target, { headers: req.headers, clientInfo, browserLocation, webrtc });
     if (found && target === req.clientIp) onCallerLookup?.(req, found.result.data);
-    return found ? lookupReply(found) : invalidIp(target);
+    return found ? named(found) : invalidIp(target);
   }
 
   async function bulk(req: AppRequest): Promise<AppResponse> {
@@ -108,6 +116,8 @@ export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLo
         ? { input, data: found.result.data }
         : { input, error: { code: 'invalid_ip', message: invalidIpMessage(input) } };
     });
+    // `?hostname=0` skips the names (a bulk of new addresses can take a second for them).
+    if (req.query.get('hostname') !== '0') await setHostnames(results.flatMap((row) => ('data' in row ? [row.data] : [])), dns);
     const headers = timingHeaders(performance.now() - start);
     const wantsCsv = req.query.get('format') === 'csv' || /\btext\/csv\b/.test(req.headers.get('accept') ?? '');
     if (wantsCsv) {
@@ -134,7 +144,7 @@ export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLo
       // No headers: another address's record carries no device. Not shared all the same: the
       // answer carries this caller's RateLimit headers.
       const found = timedLookup(engine, ip);
-      return found ? lookupReply(found) : invalidIp(ip);
+      return found ? named(found) : invalidIp(ip);
     }
     return jsonError(404, 'not_found', `No API endpoint at ${path.slice(0, 100)}.`);
   };

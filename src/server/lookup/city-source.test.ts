@@ -21,7 +21,7 @@ const LONDON = {
 /** LONDON as a Place: MaxMind's own radius kept, and London is a city of a million people or more. */
 const LONDON_PLACE: Place = {
   city: 'London', region: 'England', countryCode: 'GB', postal: 'EC2V', latitude: 51.5142, longitude: -0.0931, timezone: 'Europe/London',
-  radiusKm: 10, bigCity: true,
+  radiusKm: 10, bigCity: true, regionCode: 'ENG', metroCode: 0,
 };
 
 describe('placeFromNested', () => {
@@ -34,6 +34,9 @@ describe('placeFromNested', () => {
       city: '', countryCode: '', latitude: NaN,
     }],
     ['something that is not a record', 'nonsense', { city: '', countryCode: '', latitude: NaN, longitude: NaN }],
+    ['a US record\'s metro code', { country: { iso_code: 'US' }, location: { metro_code: 807 }, subdivisions: [{ iso_code: 'CA' }] }, { metroCode: 807, regionCode: 'CA' }],
+    ['no metro code outside the US', { country: { iso_code: 'GB' }, location: { metro_code: 807 } }, { metroCode: 0, regionCode: '' }],
+    ['no metro code of 0 or of another type', { country: { iso_code: 'US' }, location: { metro_code: '807' } }, { metroCode: 0 }],
   ])('maps %s', (_, record, expected) => expect(placeFromNested(record, emptyPlace())).toMatchObject(expected));
 });
 

@@ -31,10 +31,14 @@ export interface Place {
   radiusKm: number;
   /** Whether `city` names a city of a million people or more (src/server/lookup/big-cities.ts). */
   bigCity: boolean;
+  /** The region's ISO 3166-2 code without the country ('CA' of US-CA); '' when the source gives none (DB-IP's flat files). */
+  regionCode: string;
+  /** The US metro (DMA) code of MaxMind files, 0 for none. */
+  metroCode: number;
 }
 
 export function emptyPlace(): Place {
-  return { city: '', region: '', countryCode: '', postal: '', latitude: NaN, longitude: NaN, timezone: '', radiusKm: NaN, bigCity: false };
+  return { city: '', region: '', countryCode: '', postal: '', latitude: NaN, longitude: NaN, timezone: '', radiusKm: NaN, bigCity: false, regionCode: '', metroCode: 0 };
 }
 
 /** DB-IP names districts of large cities: 'Moscow (Tsentralnyy administrativnyy okrug)' → 'Moscow'. */
@@ -59,6 +63,10 @@ export function placeFromNested(record: unknown, out: Place): Place {
   out.longitude = coordinate(field(location, 'longitude'));
   out.timezone = text(field(location, 'time_zone'));
   out.radiusKm = coordinate(field(location, 'accuracy_radius'));
+  out.regionCode = text(field(subdivision, 'iso_code'));
+  const metro = field(location, 'metro_code');
+  // MaxMind's metro codes are the US's; ifconfig.co gives none elsewhere either.
+  out.metroCode = typeof metro === 'number' && metro > 0 && out.countryCode === 'US' ? metro : 0;
   return out;
 }
 
@@ -68,8 +76,9 @@ export function placeFromNested(record: unknown, out: Place): Place {
  */
 export function readPlace(decoder: MmdbDecoder, offset: number, out: Place): Place {
   const pairs = decoder.openMap(offset);
-  out.city = out.region = out.countryCode = out.postal = out.timezone = '';
+  out.city = out.region = out.countryCode = out.postal = out.timezone = out.regionCode = '';
   out.latitude = out.longitude = out.radiusKm = NaN;
+  out.metroCode = 0;
   for (let i = 0; i < pairs; i++) {
     const key = decoder.value();
     if (decoder.nextIsContainer()) return placeFromNested(decoder.decode(offset), out);
@@ -112,6 +121,8 @@ class PlaceCache {
     out.timezone = place.timezone;
     out.radiusKm = place.radiusKm;
     out.bigCity = place.bigCity;
+    out.regionCode = place.regionCode;
+    out.metroCode = place.metroCode;
     return true;
   }
 

@@ -236,7 +236,7 @@ interface RecordParts {
 /** The record, in one place for every kind of address. */
 function buildRecord(r: RecordParts): IpInfo {
   const countryCode = r.place?.countryCode || UNKNOWN;
-  return {
+  const record: IpInfo = {
     ip: r.address,
     ip_version: r.parsed.version === 4 ? 'ipv4' : 'ipv6',
     city: r.place?.city || UNKNOWN,
@@ -266,6 +266,10 @@ function buildRecord(r: RecordParts): IpInfo {
     accuracy_tier: r.accuracy.tier,
     reserved: r.reserved,
   };
+  // ifconfig.co's codes, only where a source has one (README, "ifconfig.co's fields").
+  if (r.place?.regionCode) record.region_code = r.place.regionCode;
+  if (r.place?.metroCode) record.metro_code = r.place.metroCode;
+  return record;
 }
 
 /** The verdict for an address no database knows: no signal can fire. */

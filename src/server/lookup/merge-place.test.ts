@@ -58,6 +58,20 @@ describe('fillBlanks', () => {
     expect(chosen).toMatchObject(expected);
   });
 
+  it.each<[string, Partial<Place>, Place, Partial<Place>]>([
+    ['the region code of the same region', {}, place({ ...geoCity, regionCode: 'CA' }), { regionCode: 'CA' }],
+    ['the region code of the same region written in another case', {}, place({ ...geoCity, region: 'CALIFORNIA', regionCode: 'CA' }), { regionCode: 'CA' }],
+    ['no region code of another region', {}, place({ ...geoCity, region: 'Nevada', regionCode: 'NV' }), { regionCode: '' }],
+    ['its own region code over the other\'s', { regionCode: 'XX' }, place({ ...geoCity, regionCode: 'CA' }), { regionCode: 'XX' }],
+    ['the metro code of the same city', {}, place({ ...dbipCity, metroCode: 807 }), { metroCode: 807 }],
+    ['no metro code of another city', {}, place({ ...geoCity, metroCode: 807 }), { metroCode: 0 }],
+    ['its own metro code over the other\'s', { metroCode: 1 }, place({ ...dbipCity, metroCode: 807 }), { metroCode: 1 }],
+  ])('takes %s', (_, own, other, expected) => {
+    const chosen = place({ ...dbipCity, ...own });
+    fillBlanks(chosen, other, 3);
+    expect(chosen).toMatchObject(expected);
+  });
+
   it('takes the postal code from the same city written with a composed or a decomposed İ', () => {
     // 'İzmir' lower-cases to six code units, 'I\u0307zmir' (I + combining dot) too: same name.
     const izmir = place({ city: 'İzmir', countryCode: 'TR', latitude: 38.41, longitude: 27.14 });

@@ -43,6 +43,9 @@ export function fillBlanks(chosen: Place, other: Place | null, consensusKm: numb
     if (chosen.region === '') chosen.region = other.region;
     if (chosen.timezone === '') chosen.timezone = other.timezone;
     if (chosen.postal === '' && sameName(other.city, chosen.city)) chosen.postal = other.postal;
+    // A code belongs to its name: taken only where both sources name the same region or city.
+    if (chosen.regionCode === '' && sameName(other.region, chosen.region)) chosen.regionCode = other.regionCode;
+    if (chosen.metroCode === 0 && sameName(other.city, chosen.city)) chosen.metroCode = other.metroCode;
   }
   if (chosen.timezone === '' && chosen.countryCode) chosen.timezone = onlyZoneOf(chosen.countryCode);
   if (chosen.timezone === '' && chosen.city && Number.isFinite(chosen.latitude) && Number.isFinite(chosen.longitude)) {

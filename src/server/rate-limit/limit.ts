@@ -108,6 +108,8 @@ export interface RateLimitOptions {
   guards: (req: AppRequest) => boolean;
   /** Where the counts live (default: this process's memory). */
   store?: RateLimitStore;
+  /** Prefix of this limit's keys, so that it counts apart from another in the same store ('' by default: the API's). */
+  scope?: string;
 }
 
 /**
@@ -119,7 +121,7 @@ export function withRateLimit(options: RateLimitOptions, handlers: readonly Hand
   const { perMinute, guards, store = new WindowCounts() } = options;
   const inner: Handler = (req) => firstAnswer(handlers, req);
   if (perMinute === 0) return inner;
-  const limit = createLimit(perMinute, store, '');
+  const limit = createLimit(perMinute, store, options.scope ?? '');
 
   const answer = (req: AppRequest, verdict: LimitAnswer | undefined): ReturnType<Handler> => {
     if (!verdict) return inner(req);

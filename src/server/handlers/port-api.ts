@@ -1,0 +1,71 @@
+/**
+ * `/port/{n}`: whether TCP port n of the caller's own address accepts connections, as
+ * ifconfig.co's: `{ ip, port, reachable }`, or `yes`/`no` for a command-line client. Only
+ * ever the caller's address: `?ip=` is refused, so the check cannot be turned on another
+ * host; a caller whose address is not public (the server's own network) is refused unless
+ * the operator allows it (PORT_CHECK_PRIVATE, for tests). Each client has a few checks in
+ * flight at most; its rate limit, stricter than the API's, is wired around it (routes.ts).
+ */
+import { reservedKind } from '../../lib/ip-address.ts';
+import { json, jsonError, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
+import { tcpProbe } from '../net/tcp-probe.ts';
+
+const PREFIX = '/port/';
+
+/** Checks one client may have in flight at once. */
+export const MAX_CHECKS_IN_FLIGHT = 3;
+
+/** Whether a request is for the port check (its own rate limit counts it). */
+export const isPortCheck = (req: AppRequest): boolean => req.path.startsWith(PREFIX);
+
+export interface PortCheckOptions {
+  /** Whether callers with a private or loopback address may be checked (tests). */
+  allowPrivate: boolean;
+  /** Whether the caller wants plain text (a command-line client). */
+  plainText: (req: AppRequest) => boolean;
+  /** The connect; a test may replace it. */
+  probe?: (ip: string, port: number) => Promise<boolean>;
+}
+
+/** A client as the rate limit counts one: an IPv4 address or an IPv6 /64. */
+const clientKey = (req: AppRequest): string =>
+  req.clientAddress?.version === 6 ? (req.clientAddress.value >> 64n).toString(16) : req.clientIp;
+
+/** Creates the `/port/{n}` handler. */
+export function createPortCheck({ allowPrivate, plainText, probe = tcpProbe }: PortCheckOptions): Handler {
+  const inFlight = new Map<string, number>();
+  return async (req) => {
+    if (!isPortCheck(req)) return undefined;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed('GET, HEAD', 'Use GET here.');
+    const asked = req.path.slice(PREFIX.length);
+    const port = /^\d{1,5}$/.test(asked) ? Number(asked) : NaN;
+    if (!(port >= 1 && port <= 65535)) {
+      return jsonError(400, 'invalid_port', `"${asked.slice(0, 64)}" is not a port: give a whole number from 1 to 65535.`);
+    }
+    if (req.query.has('ip')) {
+      return jsonError(400, 'ip_not_allowed', 'The port check tests your own address only: remove ?ip=.');
+    }
+    const address = req.clientAddress;
+    if (!address) return jsonError(400, 'unknown_client', 'Your address could not be read, so there is nothing to check.');
+    if (reservedKind(address) && !allowPrivate) {
+      return jsonError(403, 'private_caller', `Your address (${req.clientIp}) is not a public one: the server cannot reach it from outside.`);
+    }
+    const key = clientKey(req);
+    const running = inFlight.get(key) ?? 0;
+    if (running >= MAX_CHECKS_IN_FLIGHT) {
+      return jsonError(429, 'too_many_checks', `At most ${MAX_CHECKS_IN_FLIGHT} port checks at once: wait for one to finish.`, { 'retry-after': '2' });
+    }
+    inFlight.set(key, running + 1);
+    let reachable: boolean;
+    try {
+      reachable = await probe(req.clientIp, port);
+    } finally {
+      const left = inFlight.get(key)! - 1;
+      if (left === 0) inFlight.delete(key);
+      else inFlight.set(key, left);
+    }
+    // No CORS: another site's page must not learn which ports its visitors have open.
+    const answer = plainText(req) ? text(200, reachable ? 'yes' : 'no') : json(200, { ip: req.clientIp, port, reachable });
+    return { ...answer, cors: false };
+  };
+}
