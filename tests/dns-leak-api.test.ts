@@ -18,7 +18,7 @@ import { sendDnsQuery } from './support/dns-query.ts';
 
 const ZONE = 'dns.example.com';
 const build = (env: Record<string, string> = {}) =>
-  buildApp(loadConfig({ HOST: '127.0.0.1', PORT: '0', STUN_PORT: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'whatismyip-dns-')), ...env }), 'dist');
+  buildApp(loadConfig({ HOST: '127.0.0.1', PORT: '0', STUN_PORT: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'whatismyip-dns-')), REVERSE_DNS: 'off', ...env }), 'dist');
 
 interface Seen {
   token: string; names_total: number; names_seen: number;

@@ -211,7 +211,8 @@ describe.skipIf(!redisUrl)('when Redis goes away and comes back', () => {
     const limit = withRateLimit({ perMinute: 2, guards: () => true, store }, [() => OK]);
     const status = async () => (await limit(requestFrom('8.8.4.4')))!.status;
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      // Connected first (on a busy machine that can take longer than any fixed wait).
+      await vi.waitFor(() => expect(store.state()).toMatch(/, ok$/), { timeout: 10_000, interval: 50 });
       expect([await status(), await status(), await status()]).toEqual([200, 200, 429]);
       redis.process.kill('SIGKILL');
       await new Promise((r) => setTimeout(r, 300));

@@ -45,6 +45,9 @@ describe('detectDevice', () => {
     ['an Android device that is not mobile: a tablet', { 'User-Agent': UA.chromeAndroidPhone, 'Sec-CH-UA': CHROME_BRANDS, 'Sec-CH-UA-Mobile': '?0', 'Sec-CH-UA-Platform': '"Android"' }, 'Chrome', 'Android', 'Tablet', false],
     ['the ChromeOS platform hint', { 'User-Agent': UA.chromeWindows, 'Sec-CH-UA-Platform': '"Chrome OS"', 'Sec-CH-UA-Mobile': '?0' }, 'Chrome', 'Linux', 'Desktop', false],
     ['an unknown platform hint falls back to the UA', { 'User-Agent': UA.firefoxLinux, 'Sec-CH-UA-Platform': '"Unknown"' }, 'Firefox', 'Linux', 'Desktop', false],
+    // Names of Object.prototype's members are no platform: once a `{}` where the OS goes.
+    ['a platform hint of __proto__', { 'User-Agent': ' ', 'Sec-CH-UA-Platform': '__proto__' }, 'Unknown', 'Unknown', 'Desktop', true],
+    ['a platform hint of constructor', { 'User-Agent': UA.firefoxLinux, 'Sec-CH-UA-Platform': '"constructor"' }, 'Firefox', 'Linux', 'Desktop', false],
   ])('recognises %s', (_, values, browser, os, device, bot) => {
     const userAgent = values['User-Agent'];
     expect(detectDevice(headers(values))).toEqual({ browser, os, device, userAgent, bot });

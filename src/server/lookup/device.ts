@@ -23,13 +23,14 @@ const cache = new Map<string, Variant[]>();
 
 // bowser's names → the record's. Chromium-based browsers bowser names on their own
 // (Brave, Vivaldi, Samsung Internet...) are outside the record's list: 'Unknown'.
-const BROWSERS: Record<string, Browser> = {
+// Maps, not objects: a header value of `__proto__` or `constructor` must name nothing.
+const BROWSERS = new Map<string, Browser>(Object.entries({
   Chrome: 'Chrome', Chromium: 'Chrome', Firefox: 'Firefox', Safari: 'Safari', 'Microsoft Edge': 'Edge', Opera: 'Opera',
-};
+}));
 // bowser's OS names and Sec-CH-UA-Platform values → the record's. ChromeOS runs Linux.
-const SYSTEMS: Record<string, Os> = {
+const SYSTEMS = new Map<string, Os>(Object.entries({
   Windows: 'Windows', macOS: 'macOS', Linux: 'Linux', Android: 'Android', iOS: 'iOS', 'Chrome OS': 'Linux', ChromeOS: 'Linux',
-};
+}));
 
 /** The brands of a Sec-CH-UA header (`"Chromium";v="124", "Google Chrome";v="124"`). */
 export function parseBrands(header: string): { brand: string; version: string }[] {
@@ -45,13 +46,13 @@ function parse(userAgent: string, brandsHeader: string, mobileHeader: string, pl
   const hintedMobile = mobileHeader === '?1' ? true : mobileHeader === '?0' ? false : undefined;
   const platform = unquote(platformHeader);
   const parsed = Bowser.parse(userAgent, brands ? { brands, mobile: hintedMobile, platform } : undefined);
-  const os: Os = SYSTEMS[platform] ?? SYSTEMS[parsed.os.name ?? ''] ?? 'Unknown';
+  const os: Os = SYSTEMS.get(platform) ?? SYSTEMS.get(parsed.os.name ?? '') ?? 'Unknown';
   const device: DeviceInfo['device'] = hintedMobile === true ? 'Mobile'
     // Chromium on an Android tablet says ?0 (not mobile); a phone says ?1.
     : hintedMobile === false ? (os === 'Android' ? 'Tablet' : 'Desktop')
     : parsed.platform.type === 'mobile' ? 'Mobile' : parsed.platform.type === 'tablet' ? 'Tablet' : 'Desktop';
   return Object.freeze({
-    browser: BROWSERS[parsed.browser.name ?? ''] ?? 'Unknown',
+    browser: BROWSERS.get(parsed.browser.name ?? '') ?? 'Unknown',
     os,
     device,
     userAgent,
