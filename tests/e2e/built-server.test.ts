@@ -90,7 +90,8 @@ describe('the built server', () => {
     expect(lines[0]).toBe('ok');
     expect(lines).toContain('rate-limit: memory, this process only (0 keys this minute, at most 1000000)');
     expect(lines).toEqual(expect.arrayContaining(['data dbip-city: ok', 'data geolite2-city: ok', 'data asn: ok']));
-    for (const line of lines.slice(1)) expect(line).toMatch(/^[\w -]+: \S/);
+    // A part's name may be a package's (`package @ip-location-db/asn: ...`).
+    for (const line of lines.slice(1)) expect(line).toMatch(/^[\w @/.-]+: \S/);
   });
 
   it('points robots.txt at the sitemap', async () => {

@@ -28,12 +28,13 @@ it.each(Object.entries(KINDS))('ships no JavaScript on %s pages', (_, files) => 
   }
 });
 
-it("ships on /trust only the island of visitors' self-reported accuracy, loaded when it comes into view", () => {
+it("ships on /trust only two islands, each loaded when it comes into view: visitors' self-reported accuracy and the fetched lists' ages", () => {
   const html = readFileSync(path.join(CLIENT, 'trust.html'), 'utf8');
   const islands = [...html.matchAll(/<astro-island\b[^>]*>/g)].map(([tag]) => tag);
-  expect(islands).toHaveLength(1);
+  expect(islands).toHaveLength(2);
   expect(islands[0]).toMatch(/component-url="\/_astro\/SelfReportedAccuracy\.[\w-]+\.js"/);
-  expect(islands[0]).toContain('client="visible"');
+  expect(islands[1]).toMatch(/component-url="\/_astro\/ListSourceAges\.[\w-]+\.js"/);
+  for (const island of islands) expect(island).toContain('client="visible"');
   expect(html).not.toMatch(/<script\b[^>]*\bsrc=/i);
   expect(html).not.toMatch(/\son[a-z]+=/i);
 });

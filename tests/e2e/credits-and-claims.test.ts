@@ -91,6 +91,9 @@ describe("the home page's accuracy percentage", () => {
     const page = await open('/');
     await hydrated(page);
     await page.getByText('How sure is this?').click();
+    // The note is under the map, in its tab; the map hydrates when the tab shows it.
+    await page.getByRole('tab', { name: 'Map' }).click();
+    await hydrated(page);
     const badge = page.locator('[data-badge="confidence"]');
     const note = page.locator('figure.map-figure figcaption').first();
     await page.waitForFunction(() => /accuracy radius/.test(document.querySelector('figure.map-figure figcaption')?.textContent ?? ''));

@@ -39,7 +39,11 @@ async function open(path: string, ip: string) {
   const response = await page.goto(`${server.url}${path}`);
   const html = await response!.text();
   await hydrated(page);
-  return { page, html, card: page.getByRole('region', { name: 'Network Details' }), close: () => context.close() };
+  // The card hydrates when it comes into view (client:visible): a visitor sees it there.
+  const card = page.getByRole('region', { name: 'Network Details' });
+  await card.scrollIntoViewIfNeeded();
+  await hydrated(page);
+  return { page, html, card, close: () => context.close() };
 }
 
 /** How long the server takes to its first byte of a page asked from `ip`. */

@@ -46,6 +46,8 @@ async function openSearchByKeyboard(page: Page) {
   await page.getByRole('tab', { name: 'Overview' }).focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Verification' }).getAttribute('aria-selected')).resolves.toBe('true');
+  // The card hydrates once its tab shows it (client:visible); keys pressed before that are lost.
+  await hydrated(page);
   await tabTo(page, 'Correct Location');
   await page.keyboard.press('Enter');
   await page.getByRole('combobox', { name: 'Search for your city' }).waitFor();
