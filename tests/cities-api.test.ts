@@ -6,6 +6,7 @@ import { createCitiesApi } from '../src/server/handlers/cities-api.ts';
 import { loadCityIndex } from '../src/server/cities/load.ts';
 import type { AppRequest } from '../src/server/http/handler.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
+import { rawHead } from './support/raw-http.ts';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer(); });
@@ -115,9 +116,12 @@ describe('GET /api/cities on the real index', () => {
   });
 
   it('answers HEAD without a body, refuses POST with 405, and lets the API answer the preflight', async () => {
-    const head = await fetch(`${s.url}/api/cities?q=lon`, { method: 'HEAD' });
+    const head = await rawHead(Number(new URL(s.url).port), '/api/cities?q=lon');
+    const get = await cities('?q=lon');
     expect(head.status).toBe(200);
-    expect(await head.text()).toBe('');
+    expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
+    expect(head.body.toString('latin1')).toBe('');
+    expect(head.nextStatus).toBe(200);
     const post = await fetch(`${s.url}/api/cities?q=lon`, { method: 'POST' });
     await expectError(post, 405, 'method_not_allowed');
     expect(post.headers.get('allow')).toBe('GET, HEAD');
