@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock, settle } from '../../../tests/support/manual-clock.ts';
-import { RecordingQueue, type QueueOptions } from './queue.ts';
+import { RecordingQueue, SYSTEM_CLOCK, type QueueOptions } from './queue.ts';
 import type { Batch, CorrectionRow, LookupRow } from './types.ts';
 
 /** A lookup row told apart by its `at`. */
@@ -92,6 +92,14 @@ describe('when batches are written', () => {
     for (let i = 1; i <= 7; i++) queue.pushLookup(lookup(i));
     await clock.advance(1000);
     expect(store.attempts.map((a) => [a.time - start, a.rows])).toEqual([[0, [1, 2, 3]], [0, [4, 5, 6]], [250, [7]]]);
+  });
+
+  it('writes a second full batch at once when exactly batchSize rows are left after the first', async () => {
+    const { clock, store, queue, start } = setUp({ batchSize: 3, intervalMs: 250 });
+    for (let i = 1; i <= 3; i++) queue.pushLookup(lookup(i));
+    for (let i = 4; i <= 6; i++) queue.pushCorrection(correction(i));
+    await clock.advance(1000);
+    expect(store.attempts.map((a) => [a.time - start, a.rows])).toEqual([[0, [1, 2, 3]], [0, ['c4', 'c5', 'c6']]]);
   });
 
   it('fills a batch with corrections after its lookups, and writes corrections alone', async () => {
@@ -202,6 +210,17 @@ describe('after a failed write', () => {
 });
 
 describe('the bound', () => {
+  it('counts the lookups and the corrections of the batch being retried', async () => {
+    const { clock, store, queue } = setUp({ limit: 3, batchSize: 2, intervalMs: 250 });
+    store.down = true;
+    queue.pushLookup(lookup(1));
+    queue.pushCorrection(correction(2));
+    await clock.advance(0);
+    expect(store.attempts.map((a) => a.rows)).toEqual([[1, 'c2']]);
+    expect(queue.state()).toMatchObject({ queued: 2 });
+    expect([queue.pushLookup(lookup(3)), queue.pushLookup(lookup(4))]).toEqual([true, false]);
+  });
+
   it('holds limit rows, the batch being retried included, and refuses and counts the one past it', async () => {
     const { clock, store, queue } = setUp({ limit: 4, batchSize: 2, intervalMs: 250 });
     store.down = true;
@@ -244,6 +263,18 @@ describe('flush', () => {
     store.down = false;
     await clock.advance(250);
     expect(store.kept).toEqual([1]);
+  });
+
+  it('hands the retries back to the background once it gives up, which backs off on', async () => {
+    const { clock, store, queue, start } = setUp({ intervalMs: 250, backoffMs: 100, maxBackoffMs: 100 });
+    store.down = true;
+    queue.pushLookup(lookup(1));
+    const flushed = queue.flush(start + 250);
+    await clock.advance(250);
+    expect(await flushed).toBe(false);
+    await clock.advance(250 + 100 + 100);
+    // The flush's own tries (0, 100, 200), then the background's: 250 after it, then every 100.
+    expect(store.times().map((t) => t - start)).toEqual([0, 100, 200, 500, 600, 700]);
   });
 
   it('gives up after 5 s by default', async () => {
@@ -289,5 +320,18 @@ describe('close', () => {
     await settle();
     release();
     expect(await closed).toEqual({ state: 'ok', queued: 0, dropped: 0, written: 1, lastError: null });
+  });
+});
+
+describe('the real clock', () => {
+  it('runs a timer after its time, not once cleared, and sleeps', async () => {
+    const ran: string[] = [];
+    const before = SYSTEM_CLOCK.now();
+    expect(Math.abs(before - Date.now())).toBeLessThan(50);
+    SYSTEM_CLOCK.clearTimer(SYSTEM_CLOCK.setTimer(() => ran.push('cleared'), 1));
+    SYSTEM_CLOCK.setTimer(() => ran.push('ran'), 1);
+    await SYSTEM_CLOCK.sleep(20);
+    expect(ran).toEqual(['ran']);
+    expect(SYSTEM_CLOCK.now() - before).toBeGreaterThanOrEqual(19);
   });
 });
