@@ -45,16 +45,12 @@ export default {
     // Beyond the rules: the analytics queue and the network key of a row (storage/'s logic;
     // the SQL stores are checked by their contract suite against both databases), the
     // browser stores (fetch, stale answers, GPS, correction, WebRTC; the export's download
-    // is DOM only and checked in the browser), the city index's load path, the page shell's
-    // answer and load path, and the islands' logic kept out of their markup.
+    // is DOM only and checked in the browser), and the islands' logic kept out of their markup.
     'src/server/storage/queue.ts',
     'src/server/storage/event.ts',
     'src/stores/*.ts',
     '!src/stores/*.test.ts',
     '!src/stores/export.ts',
-    'src/server/cities/load.ts',
-    'src/server/shell/answer.ts',
-    'src/server/shell/load.ts',
     'src/islands/failure-text.ts',
     'src/islands/page-record.ts',
   ],
