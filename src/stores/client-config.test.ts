@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiError, stubFetch, type HeldRequest } from '../../tests/support/fetch-stub.ts';
 
-const CONFIG = { tileUrl: 't', tileAttribution: 'a', stunUrl: null, stunPort: 3478, ipv4Url: null, ipv6Url: null };
+const CONFIG = { tileUrl: 't', tileAttribution: 'a', stunUrl: null, stunPort: 3478, ipv4Url: null, ipv6Url: null, dnsLeakZone: null };
 
 afterEach(() => { vi.unstubAllGlobals(); });
 

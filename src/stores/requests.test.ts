@@ -56,9 +56,11 @@ describe('$ipFamilies', () => {
     startFamilyCheck();
     startFamilyCheck();
     const config = await fetch.request((url) => url === '/api/config');
-    config.answer(Response.json({ tileUrl: 't', tileAttribution: 'a', stunUrl: null, stunPort: null, ipv4Url: 'https://v4.test/ip', ipv6Url: null }));
+    config.answer(Response.json({ tileUrl: 't', tileAttribution: 'a', stunUrl: null, stunPort: null, ipv4Url: 'https://v4.test/ip', ipv6Url: null, dnsLeakZone: null }));
     const echo = await fetch.request((url) => url === 'https://v4.test/ip');
     expect(new Headers(echo.init?.headers).get('accept')).toBe('text/plain');
-    expect(fetch.requests.map((r) => r.url)).toEqual(['/api/config', 'https://v4.test/ip']);
+    // Without an IPv6 echo URL, the visit's own address is asked of /ip for the other row.
+    await fetch.request((url) => url === '/ip');
+    expect(fetch.requests.map((r) => r.url)).toEqual(['/api/config', 'https://v4.test/ip', '/ip']);
   });
 });
