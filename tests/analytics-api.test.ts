@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardSchema } from '../src/lib/analytics.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
-import { schemaUrl, testDatabaseUrl, uniqueSchema } from './support/postgres.ts';
+import { schemaUrl, testDatabase, uniqueSchema } from './support/postgres.ts';
 
 const TOKEN = 'operator-token-0123456789';
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -197,12 +197,13 @@ describe('no raw address at rest', () => {
     }
   });
 
-  const pgBase = testDatabaseUrl();
-  it.skipIf(!pgBase)('keeps only prefixes in every PostgreSQL row', async () => {
+  const database = testDatabase();
+  it.skipIf(database.skip)('keeps only prefixes in every PostgreSQL row', async () => {
+    const pgBase = database.get();
     const schema = uniqueSchema('noraw');
-    const { url, drop } = schemaUrl(pgBase!, schema);
+    const { url, drop } = schemaUrl(pgBase, schema);
     const own = await startTestServer({ TRUST_PROXY: 'loopback', DATABASE_URL: url });
-    const sql = postgres(pgBase!, { max: 1, onnotice: () => undefined });
+    const sql = postgres(pgBase, { max: 1, onnotice: () => undefined });
     try {
       await lookUpKnown(own.url);
       expect(await own.routes.analytics.flush()).toBe(true);

@@ -8,16 +8,16 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
-import { startThrowawayPostgres, throwawayPostgresAvailable, type ThrowawayPostgres } from './support/throwaway-postgres.ts';
+import { startThrowawayPostgres, throwawayPostgres, type ThrowawayPostgres } from './support/throwaway-postgres.ts';
 
-const available = throwawayPostgresAvailable();
+const binaries = throwawayPostgres();
 const BROWSER = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
   'sec-fetch-mode': 'cors',
 };
 
 let cluster: ThrowawayPostgres;
-beforeAll(async () => { if (available) cluster = await startThrowawayPostgres(); }, 120_000);
+beforeAll(async () => { if (!binaries.skip) cluster = await startThrowawayPostgres(binaries.get()); }, 120_000);
 afterAll(async () => { await cluster?.destroy(); });
 
 /** A distinct public address per request number. */
@@ -67,7 +67,7 @@ async function countRows(url: string): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-describe.skipIf(!available)('PostgreSQL outage during a burst', () => {
+describe.skipIf(binaries.skip)('PostgreSQL outage during a burst', () => {
   it('keeps answering at full speed and writes every queued row once the database is back', async () => {
     const url = `${cluster.url}?search_path=burst`;
     const server = await startTestServer({ DATABASE_URL: url, TRUST_PROXY: 'loopback' });

@@ -25,10 +25,10 @@ import { openSqliteStore } from '../src/server/storage/sqlite-store.ts';
 import type { AnalyticsStore, CorrectionRow, LookupRow } from '../src/server/storage/types.ts';
 import { seededRandom } from '../bench/seeded-random.mjs';
 import { honestVisitors, relativeChange, type HonestVisitor } from './support/honest-visitors.ts';
-import { schemaUrl, testDatabaseUrl, uniqueSchema } from './support/postgres.ts';
+import { schemaUrl, testDatabase, uniqueSchema } from './support/postgres.ts';
 
 const NOW = Date.parse('2026-03-15T10:30:00.000Z');
-const pgBase = testDatabaseUrl();
+const database = testDatabase();
 
 /** A correction as the first schema stored it: no network, no day. */
 type LegacyCorrection = Omit<CorrectionRow, 'ipPrefix'>;
@@ -60,12 +60,12 @@ const BACKENDS: Backend[] = [
   {
     name: 'postgres',
     open: async () => {
-      const { url, drop } = schemaUrl(pgBase!, uniqueSchema('contract'));
+      const { url, drop } = schemaUrl(database.get(), uniqueSchema('contract'));
       return { store: await openPostgresStore(url), cleanup: drop };
     },
     openUpgraded: async (rows) => {
       const schema = uniqueSchema('upgrade');
-      const { url, drop } = schemaUrl(pgBase!, schema);
+      const { url, drop } = schemaUrl(database.get(), schema);
       const sql = postgres(url, { max: 1, onnotice: () => undefined });
       try {
         // As postgres-store.ts's migrate() left a database before the second file existed.
@@ -122,7 +122,7 @@ describe.each(BACKENDS)('$name store', (backend) => {
   const { name, open } = backend;
   let store: AnalyticsStore;
   let cleanup: () => Promise<void>;
-  const enabled = name === 'sqlite' || pgBase !== undefined;
+  const enabled = name === 'sqlite' || !database.skip;
 
   beforeEach(async () => {
     if (!enabled) return;

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CitySearchResponseSchema } from '../src/lib/city-search.ts';
 import { ApiErrorSchema } from '../src/lib/record.ts';
 import { createCitiesApi } from '../src/server/handlers/cities-api.ts';
+import type { CityIndexData } from '../src/server/cities/city-index.ts';
 import { loadCityIndex } from '../src/server/cities/load.ts';
 import type { AppRequest } from '../src/server/http/handler.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
+import { rawHead } from './support/raw-http.ts';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer(); });
@@ -115,9 +117,12 @@ describe('GET /api/cities on the real index', () => {
   });
 
   it('answers HEAD without a body, refuses POST with 405, and lets the API answer the preflight', async () => {
-    const head = await fetch(`${s.url}/api/cities?q=lon`, { method: 'HEAD' });
+    const head = await rawHead(Number(new URL(s.url).port), '/api/cities?q=lon');
+    const get = await cities('?q=lon');
     expect(head.status).toBe(200);
-    expect(await head.text()).toBe('');
+    expect(head.headers.get('content-length')).toBe(String((await get.arrayBuffer()).byteLength));
+    expect(head.body.toString('latin1')).toBe('');
+    expect(head.nextStatus).toBe(200);
     const post = await fetch(`${s.url}/api/cities?q=lon`, { method: 'POST' });
     await expectError(post, 405, 'method_not_allowed');
     expect(post.headers.get('allow')).toBe('GET, HEAD');
@@ -173,10 +178,36 @@ describe('GET /api/cities without its data', () => {
     expect((await handler(request('q=lo')))?.status).toBe(200);
   });
 
-  it('builds the index in a worker when the built file is missing, and it searches alike', async () => {
-    const handle = loadCityIndex({ distDir: '/nonexistent', warn: () => {} });
-    const index = await handle.ready;
-    if (index instanceof Error) throw index;
-    expect(index.search('cologne', 1)[0]?.name).toBe('Köln');
+  it('builds the index in a worker when the built file is missing, the main thread free meanwhile, and it equals the index from the file', async () => {
+    const warnings: string[] = [];
+    // The longest the main thread went without running a timer while the index was built.
+    let longestGap = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => { const now = performance.now(); longestGap = Math.max(longestGap, now - last); last = now; }, 5);
+    const handle = loadCityIndex({ distDir: '/nonexistent', warn: (m) => warnings.push(m) });
+    expect(handle.current()).toBeUndefined();
+    const rebuilt = await handle.ready;
+    clearInterval(ticker);
+    longestGap = Math.max(longestGap, performance.now() - last);
+    if (rebuilt instanceof Error) throw rebuilt;
+    expect(handle.rebuiltBecause()).toBe('/nonexistent/data/city-index.bin is missing');
+    expect(warnings).toEqual([expect.stringMatching(/^\/nonexistent\/data\/city-index\.bin is missing: building the index from the place data now/)]);
+    // Built in this thread, the build would hold the main thread for its whole time.
+    expect(longestGap).toBeLessThan(handle.readyMs()! / 2);
+
+    const fromFile = loadCityIndex({ warn: (m) => warnings.push(m) });
+    const built = await fromFile.ready;
+    if (built instanceof Error) throw built;
+    expect(fromFile.rebuiltBecause()).toBeUndefined();
+    // Array by array, byte for byte (each compared whole: toEqual would walk millions of elements).
+    const bytes = (data: CityIndexData) => {
+      const t = data.table;
+      return [t.nameStart, t.country, t.region, t.lat, t.lon, t.population, t.geonameId, data.keyStart, data.keyCity, data.keyRank, data.keyFlags]
+        .map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+    };
+    const fileBytes = bytes(built.data);
+    expect(bytes(rebuilt.data).map((b, i) => b.equals(fileBytes[i]!))).toEqual(fileBytes.map(() => true));
+    expect(rebuilt.data.table.names).toBe(built.data.table.names);
+    for (const q of ['cologne', 'köln', 'sao pa', 'zur', 'new y', '東京']) expect(rebuilt.search(q, 20), q).toEqual(built.search(q, 20));
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import type { AppRequest } from '../src/server/http/handler.ts';
 import { answersCommandLine, JsonMemo } from '../src/server/handlers/command-line-api.ts';
 import { createTestApp, type AppRequestFn } from './support/app-harness.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
+import { rawHead } from './support/raw-http.ts';
 
 let request: AppRequestFn;
 beforeAll(async () => { request = await createTestApp(); });
@@ -86,6 +87,22 @@ describe('curl host/', () => {
     ['/json', { accept: 'text/html', 'user-agent': 'Mozilla/5.0' }, true],
   ])('counts %s with %j as a command-line request: %s', (path, headers, expected) => {
     expect(answersCommandLine({ path, headers: new Headers(headers) } as unknown as AppRequest)).toBe(expected);
+  });
+});
+
+describe('HEAD over a socket', () => {
+  let server: TestServer;
+  beforeAll(async () => { server = await startTestServer(); });
+  afterAll(() => server.close());
+
+  // fetch drops a HEAD body whatever the server sends: only the bytes show one.
+  it.each(['/country?ip=8.8.8.8', '/json?ip=8.8.8.8', '/api/lookup/8.8.8.8', '/api/config'])('answers HEAD %s with the length of GET and no body', async (path) => {
+    const head = await rawHead(Number(new URL(server.url).port), path);
+    const full = await fetch(server.url + path);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String((await full.arrayBuffer()).byteLength));
+    expect(head.body.toString('latin1')).toBe('');
+    expect(head.nextStatus).toBe(200);
   });
 });
 
@@ -185,11 +202,11 @@ describe('one field per endpoint', () => {
     expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: 'Use GET here.' } });
   });
 
-  it('answers HEAD like GET, without a body', async () => {
+  it('answers HEAD with the headers of GET', async () => {
     const res = await request('/country?ip=8.8.8.8', { method: 'HEAD' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-    expect(await res.text()).toBe('');
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength('United States\n')));
   });
 });
 

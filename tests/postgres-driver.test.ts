@@ -9,9 +9,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { testDatabaseUrl } from './support/postgres.ts';
+import { testDatabase } from './support/postgres.ts';
 
-const url = testDatabaseUrl();
+const database = testDatabase();
 
 // The analytics store writes each batch in sql.begin() (src/server/storage/postgres-store.ts).
 const REPRO = `
@@ -34,10 +34,10 @@ console.log(JSON.stringify({ error, ok }));
 await Promise.all([sql.end({ timeout: 1 }), killer.end()]);
 `;
 
-describe.skipIf(!url)('postgres.js with its connection killed mid-transaction', () => {
+describe.skipIf(database.skip)('postgres.js with its connection killed mid-transaction', () => {
   it('rejects the transaction, keeps the process alive and connects again', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', REPRO], {
-      env: { ...process.env, URL: url },
+      env: { ...process.env, URL: database.get() },
       timeout: 30_000,
     });
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { error: string; ok: number };

@@ -15,7 +15,7 @@ import { withRateLimit } from '../src/server/rate-limit/limit.ts';
 import { redisStore } from '../src/server/rate-limit/shared-stores.ts';
 import { createTestApp } from './support/app-harness.ts';
 import { startServer } from './support/browser-harness.ts';
-import { testRedisUrl, uniquePrefix } from './support/redis.ts';
+import { testRedis, uniquePrefix } from './support/redis.ts';
 
 const OK: AppResponse = { status: 200, headers: {}, body: 'ok\n' };
 const requestFrom = (ip: string): AppRequest => ({
@@ -66,11 +66,11 @@ describe('across the workers of one machine (WEB_CONCURRENCY=2)', () => {
   }, 60_000);
 });
 
-const redisUrl = testRedisUrl();
+const sharedRedis = testRedis();
 
-describe.skipIf(!redisUrl)('across machines (REDIS_URL)', () => {
+describe.skipIf(sharedRedis.skip)('across machines (REDIS_URL)', () => {
   it('counts a client once whichever of two servers on one Redis answers it', async () => {
-    const env = { RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: redisUrl!, REDIS_PREFIX: uniquePrefix('two-machines'), RATE_LIMIT_SECRET: SECRET };
+    const env = { RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: sharedRedis.get(), REDIS_PREFIX: uniquePrefix('two-machines'), RATE_LIMIT_SECRET: SECRET };
     const [a, b] = await Promise.all([createTestApp(env), createTestApp(env)]);
     // Both connect before the first request; until then they fail open.
     for (const app of [a, b]) await connected(async () => (await app('/healthz')).text());
@@ -83,7 +83,7 @@ describe.skipIf(!redisUrl)('across machines (REDIS_URL)', () => {
   });
 
   it('keeps a limited client limited while others churn, in Redis too', async () => {
-    const store = redisStore({ url: redisUrl!, keyPrefix: uniquePrefix('churn'), secret: SECRET });
+    const store = redisStore({ url: sharedRedis.get(), keyPrefix: uniquePrefix('churn'), secret: SECRET });
     try {
       const limit = withRateLimit({ perMinute: 2, guards: () => true, store }, [() => OK]);
       await connected(() => store.state());
@@ -98,10 +98,10 @@ describe.skipIf(!redisUrl)('across machines (REDIS_URL)', () => {
   });
 });
 
-describe.skipIf(!redisUrl)('what Redis holds (RATE_LIMIT_SECRET)', () => {
+describe.skipIf(sharedRedis.skip)('what Redis holds (RATE_LIMIT_SECRET)', () => {
   /** Every key under `prefix`, by SCAN, as another client of the same Redis sees them. */
   async function keysUnder(prefix: string): Promise<string[]> {
-    const redis = new Redis(redisUrl!);
+    const redis = new Redis(sharedRedis.get());
     try {
       const keys: string[] = [];
       let cursor = '0';
@@ -118,7 +118,7 @@ describe.skipIf(!redisUrl)('what Redis holds (RATE_LIMIT_SECRET)', () => {
 
   it('holds no address, /64 or /48 in its keys, in text or in hex: only a keyed hash of each count', async () => {
     const prefix = uniquePrefix('hashed');
-    const app = await createTestApp({ RATE_LIMIT: '100', PAGE_RATE_LIMIT: '100', TRUST_PROXY: 'loopback', REDIS_URL: redisUrl!, REDIS_PREFIX: prefix, RATE_LIMIT_SECRET: SECRET });
+    const app = await createTestApp({ RATE_LIMIT: '100', PAGE_RATE_LIMIT: '100', TRUST_PROXY: 'loopback', REDIS_URL: sharedRedis.get(), REDIS_PREFIX: prefix, RATE_LIMIT_SECRET: SECRET });
     await connected(async () => (await app('/healthz')).text());
     const v4 = ['81.2.69.177', '8.8.4.4', '9.9.9.9'];
     const v6 = [['2a00:1450:4001:81b::200e', '2a00:1450:4001:81b', '2a00:1450:4001'], ['2606:4700:4700::1111', '2606:4700:4700:0', '2606:4700:4700']];
@@ -142,7 +142,7 @@ describe.skipIf(!redisUrl)('what Redis holds (RATE_LIMIT_SECRET)', () => {
 
   it('shares counts between stores with the same secret, and none with a store of another secret', async () => {
     const keyPrefix = uniquePrefix('secrets');
-    const [a, b, other] = [SECRET, SECRET, 'another-secret-of-the-same-length'].map((secret) => redisStore({ url: redisUrl!, keyPrefix, secret }));
+    const [a, b, other] = [SECRET, SECRET, 'another-secret-of-the-same-length'].map((secret) => redisStore({ url: sharedRedis.get(), keyPrefix, secret }));
     try {
       for (const store of [a!, b!, other!]) await connected(() => store.state());
       for (const key of ['81.2.69.177', '2a0014504001081b', '2a0014504001']) {
@@ -156,7 +156,7 @@ describe.skipIf(!redisUrl)('what Redis holds (RATE_LIMIT_SECRET)', () => {
   it('draws a secret of its own without RATE_LIMIT_SECRET, says so in one line, and so shares no count', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      const env = { RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: redisUrl!, REDIS_PREFIX: uniquePrefix('no-secret') };
+      const env = { RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: sharedRedis.get(), REDIS_PREFIX: uniquePrefix('no-secret') };
       const said = () => warn.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('RATE_LIMIT_SECRET'));
       const a = await createTestApp(env);
       expect(said()).toEqual([expect.stringMatching(/^rate limit: RATE_LIMIT_SECRET is not set: .*counts will not be shared across machines .*until it is set$/)]);
@@ -172,7 +172,7 @@ describe.skipIf(!redisUrl)('what Redis holds (RATE_LIMIT_SECRET)', () => {
   });
 
   it('hands the secret it draws to its workers, which share their counts', async () => {
-    const server = await startServer({ WEB_CONCURRENCY: '2', RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: redisUrl!, REDIS_PREFIX: uniquePrefix('workers'), RATE_LIMIT_SECRET: '' });
+    const server = await startServer({ WEB_CONCURRENCY: '2', RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: sharedRedis.get(), REDIS_PREFIX: uniquePrefix('workers'), RATE_LIMIT_SECRET: '' });
     try {
       const ask = (path: string) => fetch(server.url + path, { headers: { 'x-forwarded-for': '8.8.4.4', connection: 'close' } });
       // Each worker connects on its own: two health checks in a row, one from each, must both say so.
@@ -203,7 +203,7 @@ async function ownRedis(port?: number): Promise<{ port: number; process: ChildPr
   return { port: free, process: child };
 }
 
-describe.skipIf(!redisUrl)('when Redis goes away and comes back', () => {
+describe.skipIf(sharedRedis.skip)('when Redis goes away and comes back', () => {
   it('fails open while it is gone, says so once each way, and limits again once it is back', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     let redis = await ownRedis();

@@ -30,27 +30,39 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(202);
   }
-  // The queue writes within a quarter of a second.
-  await new Promise((r) => setTimeout(r, 1000));
+  // The queue writes off the request path: wait until /healthz counts all six rows written.
+  for (let tries = 0; ; tries++) {
+    const health = await (await fetch(`${server.url}/healthz`, { headers: { accept: 'application/json' } })).json() as { parts: { analytics: { written: number; queued: number } } };
+    if (health.parts.analytics.written === 6 && health.parts.analytics.queued === 0) break;
+    if (tries === 200) throw new Error(`the analytics queue never wrote the six rows: ${JSON.stringify(health.parts.analytics)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 });
 afterAll(async () => { await browser?.close(); await server?.stop(); });
 
+/**
+ * Opens `/` and waits until every island has hydrated; `asked` lists the analytics requests.
+ * `quiet` settles with the page's last request of its own, the quiet lookup after the
+ * WebRTC check, which runs once the page has loaded and the browser is idle.
+ */
 async function open(base: string, options: BrowserContextOptions = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const asked: string[] = [];
   page.on('request', (r) => { if (r.url().includes('/api/analytics')) asked.push(new URL(r.url()).search); });
+  const quiet = page.waitForResponse((r) => r.url().endsWith('/api/lookup') && r.request().headers()['x-lookup-update'] === '1', { timeout: 15_000 });
+  quiet.catch(() => undefined);
   await page.goto(`${base}/`);
   await hydrated(page);
-  return { context, page, asked };
+  return { context, page, asked, quiet };
 }
 
 const figure = (page: Page, id: string) => page.locator(`[data-figure="${id}"] .figure-value`);
 
 describe('for the operator (loopback)', () => {
   it('asks nothing until the tab opens, then shows the period\'s figures; a period switch asks again', async () => {
-    const { context, page, asked } = await open(server.url);
-    await page.waitForTimeout(500);
+    const { context, page, asked, quiet } = await open(server.url);
+    await quiet;
     expect(asked).toEqual([]);
     const first = page.waitForResponse((r) => r.url().endsWith('/api/analytics?period=7d'));
     await page.getByRole('tab', { name: 'Analytics' }).click();

@@ -61,9 +61,16 @@ it.each([
   });
   const page = await context.newPage();
   for (const path of ['/', '/ip-2']) {
+    // What moves after load: the islands hydrating and, on /, the
+    // WebRTC check's verdict after its quiet lookup, the page's last request.
+    const quiet = path === '/' && page.waitForResponse((r) => r.url().endsWith('/api/lookup') && r.request().headers()['x-lookup-update'] === '1', { timeout: 15_000 });
     await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-    // Past the WebRTC window and the record's arrival on /ip-2.
-    await page.waitForTimeout(3000);
+    await hydrated(page);
+    if (quiet) {
+      await quiet;
+      await page.getByRole('status').filter({ hasText: /^(No leak|Leak|WebRTC gathered)/ }).waitFor();
+    }
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
     console.log(`CLS ${path} ${viewport.width}px: ${cls.toFixed(4)}`);
     expect(cls, path).toBeLessThan(0.05);

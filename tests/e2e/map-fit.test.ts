@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import { LookupResponseSchema } from '../../src/lib/record.ts';
 import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
@@ -56,6 +57,9 @@ describe('the map fits the accuracy circle', () => {
     await page.getByRole('button', { name: /Precise GPS Location/ }).click();
     await page.locator('[data-badge="gps"]').waitFor();
     if (path === '/') await page.getByRole('tab', { name: 'Map' }).click();
+    // The map has the fix once its caption gives the fix's radius: only then is the circle
+    // on screen the 100 m one (the first circle was framed already, so framing alone proves nothing).
+    await page.getByRole('figure', { name: `within about ${formatAccuracyRadius(100)} of the marker` }).waitFor();
     const after = await framed(page);
     expect(after.circle.width).toBeGreaterThan(22 * 2); // well clear of the marker
     expect(radius).toBeGreaterThan(100); // the first circle was the larger one

@@ -147,7 +147,9 @@ describe('the verification tab', () => {
     // The answer for 'lon' is held back until the one for 'londrina' has arrived.
     let releaseOld!: () => void;
     const oldHeld = new Promise<void>((resolve) => { releaseOld = resolve; });
-    await page.route('**/api/cities?q=lon&*', async (route) => { await oldHeld; await route.continue(); });
+    let oldSent!: () => void;
+    const oldPassed = new Promise<void>((resolve) => { oldSent = resolve; });
+    await page.route('**/api/cities?q=lon&*', async (route) => { await oldHeld; await route.continue().catch(() => undefined); oldSent(); });
     await openSearchByKeyboard(page);
     const oldAsked = page.waitForRequest((r) => r.url().includes('q=lon&'));
     await page.keyboard.type('lon');
@@ -155,7 +157,9 @@ describe('the verification tab', () => {
     await page.keyboard.type('drina');
     await page.getByRole('option', { name: /^Londrina/ }).waitFor();
     releaseOld();
-    await page.waitForTimeout(600);
+    await oldPassed;
+    // The old answer went on to the page (which may have aborted it); two frames later whatever it started has run.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const options = await page.getByRole('option').allTextContents();
     expect(options.some((o) => o.startsWith('Londrina'))).toBe(true);
     expect(options.some((o) => o.startsWith('London'))).toBe(false);
@@ -180,7 +184,10 @@ describe('the verification tab', () => {
     await page.keyboard.press('Enter');
     await expect(place(page)).resolves.toMatch(/^Springfield, .*Corrected by you \(unverified\)$/);
     await expect(page.getByText('You set the city to Springfield; it is unverified.').isVisible()).resolves.toBe(true);
-    await page.waitForTimeout(300);
+    // A report would be sent as the city is chosen: the page's next request comes after it.
+    const next = page.waitForRequest((r) => r.url().endsWith('/healthz'));
+    await page.evaluate(() => { void fetch('/healthz'); });
+    await next;
     expect(reported).toBe(false);
     await context.close();
   });

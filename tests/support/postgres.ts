@@ -1,15 +1,23 @@
 /**
  * The PostgreSQL that tests use: TEST_DATABASE_URL (CI starts one, see .ci/run). Each test
  * file works in its own schema, so files running in parallel never see each other's rows.
- * Under CI=true a missing server fails the test; locally the PostgreSQL cases are skipped
- * with a message.
+ * Without one the PostgreSQL cases skip locally and fail under CI, and the file's other
+ * cases run either way (support/required-service.ts).
  */
 import postgres from 'postgres';
+import { requiredService, underCi, type RequiredService } from './required-service.ts';
 
-/** TEST_DATABASE_URL, or undefined locally without one; throws under CI=true without one. */
+/** The gate of the PostgreSQL cases: `skip` them, or `get()` TEST_DATABASE_URL inside a case. */
+export const testDatabase = (): RequiredService<string> =>
+  requiredService(process.env.TEST_DATABASE_URL || undefined, 'TEST_DATABASE_URL is not set');
+
+/**
+ * TEST_DATABASE_URL, or undefined locally without one; throws under CI without one, which
+ * fails the calling file whole: prefer `testDatabase()`, whose gate is per case.
+ */
 export function testDatabaseUrl(): string | undefined {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url && process.env.CI === 'true') throw new Error('TEST_DATABASE_URL is required under CI=true (PostgreSQL tests must not be skipped)');
+  if (!url && underCi()) throw new Error('TEST_DATABASE_URL is required under CI (PostgreSQL tests must not be skipped)');
   if (!url) console.warn('TEST_DATABASE_URL is not set: skipping the PostgreSQL cases');
   return url || undefined;
 }

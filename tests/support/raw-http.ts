@@ -71,3 +71,31 @@ export function rawExchange(port: number, bytes: string, options: RawOptions = {
     });
   });
 }
+
+/** A HEAD answer as the bytes showed it. */
+export interface RawHeadAnswer {
+  status: number;
+  headers: Map<string, string>;
+  /** What came after the HEAD answer's headers and before the next answer: a body it must not carry. */
+  body: Buffer;
+  /** The status of the GET sent after it on the same connection (0 when none could be read). */
+  nextStatus: number;
+}
+
+/**
+ * HEAD `target` over a raw socket, then a GET of `next` on the same connection. fetch and
+ * node's client drop whatever a HEAD answer carries past its headers, so a test through
+ * them cannot see a body the server sent; the bytes can: anything between the HEAD
+ * answer's headers and the next status line is such a body (and a keep-alive client
+ * would read it as the start of the next answer).
+ */
+export async function rawHead(port: number, target: string, headers: Record<string, string> = {}, next = '/healthz'): Promise<RawHeadAnswer> {
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const answer = await rawExchange(port,
+    `HEAD ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines}\r\nGET ${next} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+    { timeoutMs: 10_000 });
+  const nextAt = answer.body.indexOf('HTTP/1.1 ');
+  const body = nextAt === -1 ? answer.body : answer.body.subarray(0, nextAt);
+  const nextStatus = nextAt === -1 ? 0 : Number(answer.body.subarray(nextAt + 9, nextAt + 12).toString('latin1'));
+  return { status: answer.status, headers: answer.headers, body, nextStatus };
+}

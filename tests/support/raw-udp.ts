@@ -5,6 +5,7 @@
  * otherwise, except under CI.
  */
 import { spawnSync } from 'node:child_process';
+import { underCi } from './required-service.ts';
 
 /** Builds the UDP header by hand: source port, destination port, length, checksum 0 ("none", legal over IPv4). */
 const SEND = `
@@ -21,7 +22,7 @@ s.sendto(struct.pack('!HHHH', source, port, 8 + len(payload), 0) + payload, ('12
  */
 export function rawUdpMissing(): string | undefined {
   const why = rawUdpProbe();
-  if (why && process.env.CI) throw new Error(`raw UDP is required under CI: ${why}`);
+  if (why && underCi()) throw new Error(`raw UDP is required under CI: ${why}`);
   return why;
 }
 

@@ -2,8 +2,8 @@
  * A PostgreSQL cluster of the test's own, in a temporary directory on a free port, that
  * the test may stop and start (the shared server on 5432 must never be stopped: other
  * tests use it). Uses the installed server binaries (`/usr/lib/postgresql/N/bin`); run as
- * root (CI), the cluster runs as the `postgres` user. Under CI=true missing binaries
- * fail the test; locally they skip it.
+ * root (CI), the cluster runs as the `postgres` user. Without the binaries the cases skip
+ * locally and fail under CI (support/required-service.ts).
  */
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { requiredService, type RequiredService } from './required-service.ts';
 
 const run = promisify(execFile);
 
@@ -38,17 +39,12 @@ const freePort = () => new Promise<number>((resolve, reject) => {
   }).on('error', reject);
 });
 
-/** Whether a throwaway cluster can run here; throws under CI=true when it cannot. */
-export function throwawayPostgresAvailable(): boolean {
-  const ok = binDir() !== undefined;
-  if (!ok && process.env.CI === 'true') throw new Error('PostgreSQL server binaries (initdb, pg_ctl) are required under CI=true');
-  if (!ok) console.warn('No PostgreSQL server binaries under /usr/lib/postgresql: skipping the outage test');
-  return ok;
-}
+/** The gate of the cases that need a throwaway cluster: `skip` them, or `get()` the server's bin directory. */
+export const throwawayPostgres = (): RequiredService<string> =>
+  requiredService(binDir(), 'No PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql');
 
-/** Creates and starts a cluster; call destroy() when done. */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
-  const bin = binDir()!;
+/** Creates and starts a cluster from the binaries in `bin` (`throwawayPostgres().get()`); call destroy() when done. */
+export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPostgres> {
   const root = userInfo().uid === 0;
   const dir = mkdtempSync(path.join(tmpdir(), 'pg-throwaway-'));
   const data = path.join(dir, 'data');

@@ -18,7 +18,27 @@ export interface QueueOptions {
   /** First and longest wait after a failed write (defaults 250 ms and 5 s). */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /** Time as the queue reads it (default: the real clock); tests pass a clock they move. */
+  clock?: QueueClock;
 }
+
+/** The queue's clock: what it reads of time and how it waits. */
+export interface QueueClock {
+  now(): number;
+  /** A background timer: calls `run` after `ms`, without keeping the process alive. */
+  setTimer(run: () => void, ms: number): unknown;
+  clearTimer(timer: unknown): void;
+  /** Waits `ms`, keeping the process alive (a flush at shutdown must finish). */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The real clock. */
+export const SYSTEM_CLOCK: QueueClock = {
+  now: () => Date.now(),
+  setTimer: (run, ms) => setTimeout(run, ms).unref(),
+  clearTimer: (timer) => clearTimeout(timer as NodeJS.Timeout),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /** What /healthz reports about the queue. */
 export interface QueueState {
@@ -36,13 +56,16 @@ export class RecordingQueue {
   private readonly intervalMs: number;
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
+  private readonly clock: QueueClock;
   private lookups: LookupRow[] = [];
   private corrections: CorrectionRow[] = [];
   /** The batch being written or waiting for a retry: it keeps its id, so a retry is recognised. */
   private current: Batch | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: unknown = null;
   private writing: Promise<void> | null = null;
   private failures = 0;
+  /** Flushes under way: while one runs it paces the retries, not the background timer. */
+  private flushing = 0;
   private closed = false;
   private readonly counts = { dropped: 0, written: 0 };
   private lastError: string | null = null;
@@ -57,6 +80,7 @@ export class RecordingQueue {
     this.intervalMs = options.intervalMs ?? 250;
     this.backoffMs = options.backoffMs ?? 250;
     this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
   }
 
   /** Rows held: waiting plus the batch in flight. */
@@ -88,10 +112,9 @@ export class RecordingQueue {
     if (this.writing) return; // the running write schedules the next one when it ends
     if (this.timer) {
       if (delay > 0) return;
-      clearTimeout(this.timer);
+      this.clock.clearTimer(this.timer);
     }
-    this.timer = setTimeout(() => { this.timer = null; void this.writeNext(); }, delay);
-    this.timer.unref();
+    this.timer = this.clock.setTimer(() => { this.timer = null; void this.writeNext(); }, delay);
   }
 
   private take(): Batch | null {
@@ -117,7 +140,7 @@ export class RecordingQueue {
       this.lastError = error instanceof Error ? error.message : String(error);
     }).finally(() => {
       this.writing = null;
-      if (this.closed) return;
+      if (this.closed || this.flushing > 0) return;
       if (this.failures > 0) this.schedule(Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (this.failures - 1)));
       else if (this.lookups.length + this.corrections.length >= this.batchSize) this.schedule(0);
       else if (this.lookups.length + this.corrections.length > 0) this.schedule(this.intervalMs);
@@ -129,24 +152,29 @@ export class RecordingQueue {
    * Writes everything held now, retrying until `deadline` (epoch ms); resolves true when
    * the queue is empty. Used at shutdown and by tests.
    */
-  async flush(deadline = Date.now() + 5_000): Promise<boolean> {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
-    while (this.queued > 0 && Date.now() < deadline) {
-      const failuresBefore = this.failures;
-      await this.writeNext();
-      if (this.failures > failuresBefore) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(this.backoffMs * 2 ** (this.failures - 1), this.maxBackoffMs, Math.max(0, deadline - Date.now()))));
+  async flush(deadline = this.clock.now() + 5_000): Promise<boolean> {
+    if (this.timer) { this.clock.clearTimer(this.timer); this.timer = null; }
+    this.flushing++;
+    try {
+      while (this.queued > 0 && this.clock.now() < deadline) {
+        const failuresBefore = this.failures;
+        await this.writeNext();
+        if (this.failures > failuresBefore) {
+          await this.clock.sleep(Math.min(this.backoffMs * 2 ** (this.failures - 1), this.maxBackoffMs, Math.max(0, deadline - this.clock.now())));
+        }
       }
+    } finally {
+      this.flushing--;
     }
     if (!this.closed && this.queued > 0) this.schedule(this.intervalMs);
     return this.queued === 0;
   }
 
   /** Stops taking rows and flushes until `deadline`; rows left then are counted as dropped. */
-  async close(deadline = Date.now() + 5_000): Promise<QueueState> {
+  async close(deadline = this.clock.now() + 5_000): Promise<QueueState> {
     await this.flush(deadline);
     this.closed = true;
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.timer) { this.clock.clearTimer(this.timer); this.timer = null; }
     if (this.writing) await this.writing;
     this.counts.dropped += this.queued;
     this.lookups = [];
