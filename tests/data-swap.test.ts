@@ -3,15 +3,17 @@
  * package unpacked under DATA_DIR, announced by its stamp file, is opened beside the
  * running data and swapped in whole while the server is under load: no request fails, each
  * answer is wholly the old data's or wholly the new's, and the /json memo stops answering
- * from the old data. A newer database that cannot be opened is not swapped in.
+ * from the old data. A newer database that cannot be opened, or an ASN package whose CSV
+ * does not compile, is not swapped in. The ASN index compiled from a newer package (in a
+ * child process) is kept beside the data, so a restart loads it instead of compiling again.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/server/lookup/engine.ts';
 import { EngineHolder } from '../src/server/lookup/engine-holder.ts';
-import { packageDir, PACKAGES_STAMP } from '../src/server/lookup/sources.ts';
+import { compiledAsnFile, openAsnIndex, packageDir, PACKAGES_STAMP } from '../src/server/lookup/sources.ts';
 import { startTestServer } from './support/http-harness.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'data-swap-'));
@@ -89,5 +91,34 @@ describe('a newer database, without a restart', () => {
     expect(logs).toEqual([expect.stringMatching(/^the newer databases were not swapped in: dbip-city could not be opened/)]);
     expect(holder.lookup('1.0.0.1').sources_used).toContain('dbip-city');
     holder.close();
+  });
+
+  it('keeps the running ASN index when the newer package does not compile', { timeout: 30_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(work, 'broken-asn-'));
+    const options = { dataDir, distDir: 'dist' };
+    const logs: string[] = [];
+    const holder = new EngineHolder(await createEngine(options), (line) => logs.push(line));
+    const before = holder.lookup('1.0.0.1').data.asn;
+    writeAsnPackage(dataDir, '9.0.1');
+    writeFileSync(path.join(packageDir(dataDir, 'asn'), 'asn-ipv4-num.csv'), 'this,is\nnot an ASN file\n');
+    await holder.reopen(options);
+    expect(holder.swapCount).toBe(0);
+    expect(logs).toEqual([expect.stringMatching(/^the newer databases were not swapped in: asn could not be opened/)]);
+    expect(holder.lookup('1.0.0.1').data.asn).toBe(before);
+    holder.close();
+  });
+
+  it('keeps the ASN index compiled from a newer package beside it, and loads it again without compiling', { timeout: 30_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(work, 'compiled-'));
+    writeAsnPackage(dataDir, '9.0.2');
+    const first = await openAsnIndex('dist', undefined, dataDir);
+    expect(first).not.toBeInstanceOf(Error);
+    expect(existsSync(compiledAsnFile(dataDir))).toBe(true);
+    // The CSV no longer compiles: only the kept file can answer now.
+    writeFileSync(path.join(packageDir(dataDir, 'asn'), 'asn-ipv4-num.csv'), 'not an ASN file\n');
+    const again = await openAsnIndex('dist', undefined, dataDir);
+    if (again instanceof Error) throw again;
+    expect(again.version).toBe('9.0.2');
+    expect(again.orgs).toEqual(['Fixture Networks', 'Fixture Six']);
   });
 });
