@@ -153,6 +153,8 @@ describe('a newer database, without a restart', () => {
       expect(answer.body.prefixes).toEqual({ ipv4: ['1.0.0.0/24'], ipv6: [] });
       expect((await network(64501)).body.prefixes?.ipv6).toEqual(['2001::/32']);
       expect((await network(15169)).status).toBe(404);
+      // Nothing keeps the start's index: what a late caller awaits is the new one.
+      expect((await server.routes.networks.ready as NetworkIndex).get(64500)?.name).toBe('Fixture Networks');
       expect(await (await fetch(`${server.url}/healthz`)).text()).toMatch(/data network index: ok \(2 networks\)/);
       // The rebuilt index is kept beside the data: the next start loads it rather than building it.
       const restarted = await startTestServer({ ANALYTICS: 'off', DATA_DIR: server.dataDir });

@@ -134,15 +134,22 @@ export function loadNetworkIndex(options: NetworkLoadOptions): NetworkIndexHandl
     return result;
   });
   let rebuilding: Promise<unknown> = ready;
-  const rebuild = (asn: AsnIndex | undefined, spec: NetworkRebuildSpec) => {
-    const next = rebuilding.then(() => rebuildFrom(asn, spec, state)).then((index) => {
-      if (index instanceof NetworkIndex) state = index;
-      return state;
-    });
-    rebuilding = next;
-    return next;
+  const handle: NetworkIndexHandle = {
+    current: () => state, ready, readyMs: () => ms, rebuiltBecause: () => rebuiltBecause,
+    rebuild: (asn, spec) => {
+      const next = rebuilding.then(() => rebuildFrom(asn, spec, state)).then((index) => {
+        if (index instanceof NetworkIndex) {
+          state = index;
+          // The first `ready` holds the index of the start: replaced, the old index can be collected.
+          handle.ready = Promise.resolve(index);
+        }
+        return state;
+      });
+      rebuilding = next;
+      return next;
+    },
   };
-  return { current: () => state, ready, readyMs: () => ms, rebuiltBecause: () => rebuiltBecause, rebuild };
+  return handle;
 }
 
 /**
