@@ -8,17 +8,17 @@
  * Argument: one JSON object, a NetworkRebuildSpec with the file to write as `out`.
  */
 import { childTask, writeBeside } from '../utils/child-task.ts';
-import { dbipCityFiles, openAsnIndex } from '../lookup/sources.ts';
+import { openAsnIndex } from '../lookup/sources.ts';
 import { buildNetworkData } from './build.ts';
 import { openPlaceReaders } from './build-input.ts';
 import { encodeNetworkIndex } from './index-file.ts';
-import { networkDataVersion, type NetworkRebuildSpec } from './load.ts';
+import { networkDataVersion, placeFiles, type NetworkRebuildSpec } from './load.ts';
 
 await childTask(async () => {
   const spec = JSON.parse(process.argv[2]!) as NetworkRebuildSpec & { out: string };
   const asn = await openAsnIndex(spec.distDir, spec.asnIndex, spec.dataDir);
   if (asn instanceof Error) throw asn;
-  const places = (() => { try { return dbipCityFiles(spec.dataDir, spec.dbipCityDir); } catch { return undefined; } })();
+  const places = placeFiles(spec);
   const data = buildNetworkData(asn, await openPlaceReaders(places), networkDataVersion(asn.version, places?.version ?? 'none'));
   writeBeside(spec.out, encodeNetworkIndex(data));
 });

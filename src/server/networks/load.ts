@@ -53,6 +53,11 @@ export interface NetworkRebuildSpec {
   dbipCityDir?: string;
 }
 
+/** DB-IP City's files and version as the engine opens them for `spec`; undefined when there are none. */
+export function placeFiles(spec: NetworkRebuildSpec): { v4: string; v6: string; version: string } | undefined {
+  try { return dbipCityFiles(spec.dataDir, spec.dbipCityDir); } catch { return undefined; }
+}
+
 /** Where a rebuilt index is kept: beside the data packages under DATA_DIR, else a file of this process's own. */
 export function rebuiltNetworkFile(dataDir: string | undefined): string {
   return dataDir ? path.join(dataDir, 'ip-location-db', 'network-index.bin') : path.join(tmpdir(), `network-index.${process.pid}.bin`);
@@ -160,15 +165,13 @@ export function loadNetworkIndex(options: NetworkLoadOptions): NetworkIndexHandl
 async function rebuildFrom(asn: AsnIndex | undefined, spec: NetworkRebuildSpec, answering: NetworkIndex | Error | undefined,
   log: (line: string) => void = (line) => console.log(`networks: ${line}`)): Promise<NetworkIndex | Error | undefined> {
   if (!asn) return undefined;
-  const places = (() => { try { return dbipCityFiles(spec.dataDir, spec.dbipCityDir).version; } catch { return 'none'; } })();
-  const version = networkDataVersion(asn.version, places);
+  const version = networkDataVersion(asn.version, placeFiles(spec)?.version ?? 'none');
   if (answering instanceof NetworkIndex && answering.version === version) return undefined;
   const started = performance.now();
   const out = rebuiltNetworkFile(spec.dataDir);
   try {
     await runChildTask(new URL('./build-child.ts', import.meta.url), [JSON.stringify({ ...spec, out })]);
     const data = decodeNetworkIndex(await readFile(out), version);
-    if (!spec.dataDir) await rm(out, { force: true });
     if (!data) throw new Error(`the rebuilt index is not of ${version} (the data changed meanwhile)`);
     const index = new NetworkIndex(data);
     log(`rebuilt the network index from the newer data and swapped it in (${Math.round(performance.now() - started)} ms, ${index.size} networks)`);
@@ -177,6 +180,8 @@ async function rebuildFrom(asn: AsnIndex | undefined, spec: NetworkRebuildSpec, 
     log(`the network index could not be rebuilt from the newer data (${message(error)}); the network pages answer from the data they had`);
     return new Error(message(error));
   } finally {
+    // A file of this process's own is read once; one under DATA_DIR stays for the next start.
+    if (!spec.dataDir) await rm(out, { force: true });
     // Once swapped, the old index is garbage: collected now, it leaves RSS now.
     setImmediate(() => collectGarbage());
   }
