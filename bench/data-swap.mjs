@@ -25,7 +25,7 @@ const require = createRequire(import.meta.url);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-swap-'));
 const port = await new Promise((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
 const server = spawn(process.execPath, [...NODE_FLAGS, 'src/server/main.ts'], {
-  env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', TRUST_PROXY: 'loopback', DATA_REFRESH: 'off', ANALYTICS: 'off', RATE_LIMIT: '0' },
+  env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), STUN_PORT: '0', TRUST_PROXY: 'loopback', DATA_REFRESH: 'off', REVERSE_DNS: 'off', ANALYTICS: 'off', RATE_LIMIT: '0' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let log = '';
