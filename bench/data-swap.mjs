@@ -4,7 +4,8 @@
 // quarter of it, a newer copy of the DB-IP City and ASN packages (SWAP_PACKAGES; the installed ones, under
 // a new version number: the same size as a real update) is unpacked under DATA_DIR and
 // announced, as the refresher does. Prints RSS after the warm-up, its peak while both
-// databases are held, and at the end; the swap's time from the server's log; and wrk's
+// databases are held, and at the end; the swap's time and the network index's rebuild
+// from the new data (src/server/networks/load.ts) from the server's log; and wrk's
 // errors, which must be 0. Exits 1 on an error or an RSS at the end more than 10% above the
 // warm-up's.
 import { spawn } from 'node:child_process';
@@ -54,10 +55,12 @@ const result = await load;
 clearInterval(sampler);
 const end = rssMb(server.pid);
 const swapped = /swapped them in \((\d+) ms(?:, old data released in (\d+) ms)?/.exec(log);
+const rebuilt = /rebuilt the network index from the newer data and swapped it in \((\d+) ms/.exec(log);
 const during = samples.filter((s) => s.at >= announced);
 const peak = Math.max(...during.map((s) => s.rss));
 console.log(`/json over 10k addresses, ${SECONDS} s under wrk: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, max ${result.max} ms, ${result.errors} errors`);
 console.log(`swap of ${PACKAGES.join(', ')}: ${swapped ? `opened and swapped in ${swapped[1]} ms after the stamp was seen${swapped[2] ? `, the old data released in ${swapped[2]} ms` : ''}` : 'did not happen'}`);
+console.log(`network index: ${rebuilt ? `rebuilt from the new data and swapped in ${rebuilt[1]} ms after the engine's swap` : 'not rebuilt'}`);
 console.log(`RSS: ${warm.toFixed(0)} MB after the warm-up, ${peak.toFixed(0)} MB at the peak while both were held, ${end.toFixed(0)} MB at the end (${(end / warm).toFixed(2)}x)`);
 server.kill('SIGTERM');
 rmSync(dataDir, { recursive: true, force: true });

@@ -3,16 +3,23 @@
  * package unpacked under DATA_DIR, announced by its stamp file, is opened beside the
  * running data and swapped in whole while the server is under load: no request fails, each
  * answer is wholly the old data's or wholly the new's, and the /json memo stops answering
- * from the old data. A newer database that cannot be opened is not swapped in.
+ * from the old data. A newer database that cannot be opened, or an ASN package whose CSV
+ * does not compile, is not swapped in. The ASN index compiled from a newer package (in a
+ * child process) is kept beside the data, so a restart loads it instead of compiling again.
+ * The network index behind /api/asn and the network pages is built again from the newer
+ * data after the swap and swapped in whole.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/server/lookup/engine.ts';
 import { EngineHolder } from '../src/server/lookup/engine-holder.ts';
-import { packageDir, PACKAGES_STAMP } from '../src/server/lookup/sources.ts';
+import { compiledAsnFile, openAsnIndex, packageDir, PACKAGES_STAMP } from '../src/server/lookup/sources.ts';
 import { startTestServer } from './support/http-harness.ts';
+import { AsnIndex } from '../src/server/lookup/asn-index.ts';
+import { loadNetworkIndex } from '../src/server/networks/load.ts';
+import type { NetworkIndex } from '../src/server/networks/network-index.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'data-swap-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -67,6 +74,8 @@ describe('a newer database, without a restart', () => {
       expect((await ask('/json?ip=1.0.0.1')).pair).toBe('AS64500 Fixture Networks');
       const requests = [...statuses.values()].reduce((a, b) => a + b, 0);
       console.log(`swap under load: ${requests} requests, ${seen.get(before)} answered from the old data, ${seen.get('AS64500 Fixture Networks')} from the new, 0 errors`);
+      // The network index is rebuilt after the swap, from this server's DATA_DIR: done before it is removed.
+      await server.routes.networks.rebuild(undefined, { distDir: 'dist' });
     } finally {
       await server.close();
     }
@@ -89,5 +98,90 @@ describe('a newer database, without a restart', () => {
     expect(logs).toEqual([expect.stringMatching(/^the newer databases were not swapped in: dbip-city could not be opened/)]);
     expect(holder.lookup('1.0.0.1').sources_used).toContain('dbip-city');
     holder.close();
+  });
+
+  it('keeps the running ASN index when the newer package does not compile', { timeout: 30_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(work, 'broken-asn-'));
+    const options = { dataDir, distDir: 'dist' };
+    const logs: string[] = [];
+    const holder = new EngineHolder(await createEngine(options), (line) => logs.push(line));
+    const before = holder.lookup('1.0.0.1').data.asn;
+    writeAsnPackage(dataDir, '9.0.1');
+    writeFileSync(path.join(packageDir(dataDir, 'asn'), 'asn-ipv4-num.csv'), 'this,is\nnot an ASN file\n');
+    await holder.reopen(options);
+    expect(holder.swapCount).toBe(0);
+    expect(logs).toEqual([expect.stringMatching(/^the newer databases were not swapped in: asn could not be opened/)]);
+    expect(holder.lookup('1.0.0.1').data.asn).toBe(before);
+    holder.close();
+  });
+
+  it('keeps the ASN index compiled from a newer package beside it, and loads it again without compiling', { timeout: 30_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(work, 'compiled-'));
+    writeAsnPackage(dataDir, '9.0.2');
+    const first = await openAsnIndex('dist', undefined, dataDir);
+    expect(first).not.toBeInstanceOf(Error);
+    expect(existsSync(compiledAsnFile(dataDir))).toBe(true);
+    // The CSV no longer compiles: only the kept file can answer now.
+    writeFileSync(path.join(packageDir(dataDir, 'asn'), 'asn-ipv4-num.csv'), 'not an ASN file\n');
+    const again = await openAsnIndex('dist', undefined, dataDir);
+    if (again instanceof Error) throw again;
+    expect(again.version).toBe('9.0.2');
+    expect(again.orgs).toEqual(['Fixture Networks', 'Fixture Six']);
+  });
+
+  it('builds the network index again from the newer ASN data and swaps it in whole', { timeout: 60_000 }, async () => {
+    const server = await startTestServer({ ANALYTICS: 'off' });
+    try {
+      const network = async (asn: number) => {
+        const res = await fetch(`${server.url}/api/asn/${asn}`);
+        return { status: res.status, body: await res.json() as { name?: string; prefixes?: { ipv4: string[]; ipv6: string[] } } };
+      };
+      expect((await network(64500)).status).toBe(404);
+      expect((await network(15169)).status).toBe(200);
+      writeAsnPackage(server.dataDir, '9.0.3');
+      announce(server.dataDir);
+      const statuses = new Set<number>();
+      const deadline = Date.now() + 45_000;
+      let answer = await network(64500);
+      while (answer.status !== 200 && Date.now() < deadline) {
+        statuses.add(answer.status);
+        await new Promise((r) => setTimeout(r, 100));
+        answer = await network(64500);
+      }
+      // Until the rebuilt index is in, the old one answers: the network is unknown, never an error.
+      expect([...statuses]).toEqual([404]);
+      expect(answer.status).toBe(200);
+      expect(answer.body.name).toBe('Fixture Networks');
+      expect(answer.body.prefixes).toEqual({ ipv4: ['1.0.0.0/24'], ipv6: [] });
+      expect((await network(64501)).body.prefixes?.ipv6).toEqual(['2001::/32']);
+      expect((await network(15169)).status).toBe(404);
+      // Nothing keeps the start's index: what a late caller awaits is the new one.
+      expect((await server.routes.networks.ready as NetworkIndex).get(64500)?.name).toBe('Fixture Networks');
+      expect(await (await fetch(`${server.url}/healthz`)).text()).toMatch(/data network index: ok \(2 networks\)/);
+      // The rebuilt index is kept beside the data: the next start loads it rather than building it.
+      const restarted = await startTestServer({ ANALYTICS: 'off', DATA_DIR: server.dataDir });
+      try {
+        expect((await fetch(`${restarted.url}/api/asn/64500`)).status).toBe(200);
+        expect(await (await fetch(`${restarted.url}/healthz`)).text()).toMatch(/data network index: ok \(2 networks\)\n/);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps the network index it has when the rebuild from newer data fails', { timeout: 30_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(work, 'broken-networks-'));
+    const running = AsnIndex.compile('16777216,16777471,64500,Fixture Networks\n', '', '1.0.0');
+    const networks = loadNetworkIndex({ asn: running, places: new Error('none'), file: path.join(dataDir, 'none.bin'), inThread: true, warn: () => undefined });
+    const before = await networks.ready;
+    writeAsnPackage(dataDir, '9.0.4');
+    writeFileSync(path.join(packageDir(dataDir, 'asn'), 'asn-ipv4-num.csv'), 'not an ASN file\n');
+    const newer = AsnIndex.compile('16777216,16777471,64502,Newer Networks\n', '', '9.0.4');
+    const after = await networks.rebuild(newer, { distDir: path.resolve('dist'), dataDir });
+    expect(after).toBe(before);
+    expect(networks.current()).toBe(before);
+    expect((before as NetworkIndex).get(64500)?.name).toBe('Fixture Networks');
   });
 });

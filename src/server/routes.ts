@@ -88,7 +88,9 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const engine = new EngineHolder(await createEngine(engineOptions)).watch(engineOptions);
   const cities = loadCityIndex({ distDir, file: config.cityIndex });
   const places = (() => { try { return dbipCityFiles(config.dataDir, config.dbipCityDir); } catch (error) { return error as Error; } })();
-  const networks = loadNetworkIndex({ asn: engine.data.asn, places, distDir, file: config.networkIndex });
+  const networks = loadNetworkIndex({ asn: engine.data.asn, places, distDir, file: config.networkIndex, dataDir: config.dataDir });
+  // Newer ASN or place data in the engine: the network index is built again from it, in the background.
+  engine.onSwap((next) => void networks.rebuild(next.data.asn, { distDir: path.resolve(distDir), asnIndex: config.asnIndex, dataDir: config.dataDir, dbipCityDir: config.dbipCityDir }));
   const lists = engine.data.lists;
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);

@@ -7,7 +7,8 @@
  * to end, so no answer mixes the two versions, and none is lost; the old databases are
  * freed when the last reference goes. `dataGeneration` changes with the swap, which drops
  * the memos that hold answers from the old data (the /json memo reads it). The privacy
- * lists are the same object across swaps (they reload their own files).
+ * lists are the same object across swaps (they reload their own files). What is built from
+ * the engine's data elsewhere (the network index) hears of each swap through `onSwap`.
  */
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import path from 'node:path';
@@ -29,6 +30,7 @@ export class EngineHolder implements Engine {
   private generation = 0;
   private readonly log: (line: string) => void;
   private watched: string | undefined;
+  private readonly swapListeners: Array<(next: FullEngine) => void> = [];
 
   constructor(engine: FullEngine, log: (line: string) => void = (line) => console.log(`lookup: ${line}`)) {
     this.current = engine;
@@ -78,6 +80,13 @@ export class EngineHolder implements Engine {
   swap(next: FullEngine): void {
     this.current = next;
     this.swaps++;
+    for (const listener of this.swapListeners) listener(next);
+  }
+
+  /** Calls `listener` with the new engine after each swap (it must not throw, nor make the swap wait). */
+  onSwap(listener: (next: FullEngine) => void): this {
+    this.swapListeners.push(listener);
+    return this;
   }
 
   /** Opens the databases again, as at start but keeping the lists, and swaps them in. */

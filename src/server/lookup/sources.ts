@@ -5,13 +5,14 @@
  * fewer fields and lower confidence.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { tmpdir } from 'node:os';
 import { AsnIndex, ASN_INDEX_FILE, asnSourceFiles } from './asn-index.ts';
 import { CitySource, openMmdb, sourceNameOf } from './city-source.ts';
 import { PrivacyLists, type ListPaths } from './privacy-lists.ts';
+import { runChildTask } from '../utils/child-task.ts';
 
 export interface Sources {
   /** DB-IP City Lite. */
@@ -112,8 +113,26 @@ export function dbipCityFiles(dataDir?: string, dir?: string): { v4: string; v6:
 }
 
 /**
- * The compiled index from the build, or, when it is missing or stale, compiled from the CSV
- * now (the fresher package under DATA_DIR when data:update left one); or exactly the operator's `file`.
+ * Where an ASN index compiled from the CSV is kept, beside the data packages under
+ * DATA_DIR (a restart after an update then loads it instead of compiling again); without a
+ * DATA_DIR, a file of this process's own in the temporary folder.
+ */
+export function compiledAsnFile(dataDir: string | undefined): string {
+  return dataDir ? path.join(dataDir, 'ip-location-db', 'asn-index.bin') : path.join(tmpdir(), `asn-index.${process.pid}.bin`);
+}
+
+/** An ASN index file that loads and holds `version`; undefined otherwise. */
+async function loadIfVersion(file: string, version: string | undefined): Promise<AsnIndex | undefined> {
+  const bytes = await readFile(file).catch(() => undefined);
+  const index = bytes && AsnIndex.load(bytes);
+  return index && (version === undefined || index.version === version) ? index : undefined;
+}
+
+/**
+ * The compiled index from the build, or the one compiled before for this data's version
+ * (compiledAsnFile), or, when neither matches, compiled from the CSV now (the fresher
+ * package under DATA_DIR when data:update left one) in a child process; or exactly the
+ * operator's `file`.
  */
 export async function openAsnIndex(distDir: string, file?: string, dataDir?: string): Promise<AsnIndex | Error> {
   if (file) {
@@ -124,27 +143,20 @@ export async function openAsnIndex(distDir: string, file?: string, dataDir?: str
   try {
     let expected: string | undefined;
     try { expected = asnSourceFiles(freshDir).version; } catch { /* package absent: trust the built file */ }
-    const file = await readFile(path.join(distDir, ASN_INDEX_FILE)).catch(() => undefined);
-    const built = file && AsnIndex.load(file);
-    if (built && (expected === undefined || built.version === expected)) return built;
-    const compiled = AsnIndex.load(await compileInWorker(asnSourceFiles(freshDir)));
-    return compiled ?? new Error('the ASN index compiled from its CSV does not load');
+    const built = await loadIfVersion(path.join(distDir, ASN_INDEX_FILE), expected);
+    if (built) return built;
+    const source = asnSourceFiles(freshDir);
+    const compiled = compiledAsnFile(dataDir);
+    const kept = await loadIfVersion(compiled, source.version);
+    if (kept) return kept;
+    await runChildTask(new URL('./asn-compile-child.ts', import.meta.url), [source.v4, source.v6, source.version, compiled]);
+    const index = await loadIfVersion(compiled, source.version);
+    // A file of this process's own is read once; one under DATA_DIR stays for the next start.
+    if (!dataDir) await rm(compiled, { force: true });
+    return index ?? new Error('the ASN index compiled from its CSV does not load');
   } catch (error) {
     return new Error(message(error));
   }
-}
-
-/** Compiles the ASN index from its CSV files in a worker thread (asn-compile-worker.ts): its serialized bytes. */
-function compileInWorker(files: { v4: string; v6: string; version: string }): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./asn-compile-worker.ts', import.meta.url), { workerData: files });
-    worker.once('message', (bytes: Uint8Array) => {
-      resolve(bytes);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the ASN index worker exited with code ${code}`)));
-  });
 }
 
 /** Opens every source; `problems` says which are missing and why, `states` each source's state in a few words. */
