@@ -97,8 +97,10 @@ describe('HEAD over a socket', () => {
 
   // fetch drops a HEAD body whatever the server sends: only the bytes show one.
   it.each(['/country?ip=8.8.8.8', '/json?ip=8.8.8.8', '/api/lookup/8.8.8.8', '/api/config'])('answers HEAD %s with the length of GET and no body', async (path) => {
-    const head = await rawHead(Number(new URL(server.url).port), path);
-    const full = await fetch(server.url + path);
+    // The same headers both ways: /json echoes the User-Agent (ifconfig.co's user_agent).
+    const agent = { 'user-agent': 'head-check/1.0' };
+    const head = await rawHead(Number(new URL(server.url).port), path, agent);
+    const full = await fetch(server.url + path, { headers: agent });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe(String((await full.arrayBuffer()).byteLength));
     expect(head.body.toString('latin1')).toBe('');
