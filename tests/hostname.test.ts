@@ -5,25 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type AppRequestFn } from './support/app-harness.ts';
-import { reverseName, startDnsServer, type TestDnsServer } from './support/dns-server.ts';
+import { NAMED, namedRecords, reverseName, startDnsServer, type TestDnsServer } from './support/dns-server.ts';
 
-const CONFIRMED = '84.17.0.10';
-const UNCONFIRMED = '84.17.0.11';
-const SLOW = '84.17.0.12';
-const NONE = '84.17.0.13';
-const HOSTILE = '84.17.0.14';
+const { confirmed: CONFIRMED, unconfirmed: UNCONFIRMED, slow: SLOW, none: NONE, hostile: HOSTILE } = NAMED;
 const SIX = '2a02:2e0::1';
 
 let dns: TestDnsServer;
 let request: AppRequestFn;
 beforeAll(async () => {
   dns = await startDnsServer({
-    [reverseName(CONFIRMED)]: { ptr: ['host.example.test'] },
-    'host.example.test': { a: [CONFIRMED] },
-    [reverseName(UNCONFIRMED)]: { ptr: ['liar.example.test'] },
-    'liar.example.test': { a: ['84.17.0.99'] },
-    [reverseName(SLOW)]: { ptr: ['slow.example.test'], delayMs: 3000 },
-    [reverseName(HOSTILE)]: { ptr: ['<b>\u0007x.test'] },
+    ...namedRecords(3000, '<b>\u0007x.test'),
     [reverseName(SIX)]: { ptr: ['six.example.test'] },
     'six.example.test': { aaaa: [SIX] },
   });

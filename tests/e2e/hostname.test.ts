@@ -6,25 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
-import { reverseName, startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
+import { NAMED, namedRecords, startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 
-const CONFIRMED = '84.17.0.10';
-const UNCONFIRMED = '84.17.0.11';
-const SLOW = '84.17.0.12';
-const HOSTILE = '84.17.0.14';
+const { confirmed: CONFIRMED, unconfirmed: UNCONFIRMED, slow: SLOW, hostile: HOSTILE } = NAMED;
 
 let dns: TestDnsServer;
 let server: RunningServer;
 let browser: Browser;
 beforeAll(async () => {
-  dns = await startDnsServer({
-    [reverseName(CONFIRMED)]: { ptr: ['host.example.test'] },
-    'host.example.test': { a: [CONFIRMED] },
-    [reverseName(UNCONFIRMED)]: { ptr: ['liar.example.test'] },
-    'liar.example.test': { a: ['84.17.0.99'] },
-    [reverseName(SLOW)]: { ptr: ['slow.example.test'], delayMs: 5000 },
-    [reverseName(HOSTILE)]: { ptr: ['<img src=x onerror=alert(1)>.test'] },
-  });
+  dns = await startDnsServer(namedRecords(5000, '<img src=x onerror=alert(1)>.test'));
   [server, browser] = await Promise.all([
     startServer({ TRUST_PROXY: 'loopback', REVERSE_DNS: 'on', DNS_RESOLVERS: dns.address, RATE_LIMIT: '0', PAGE_RATE_LIMIT: '0' }),
     launchBrowser(),

@@ -67,3 +67,21 @@ export async function startDnsServer(records: Record<string, DnsEntry>): Promise
   const { port } = socket.address() as AddressInfo;
   return { address: `127.0.0.1:${port}`, asked, close: () => new Promise((resolve) => socket.close(() => resolve())) };
 }
+
+/** The addresses of the hostname tests, each with the reverse DNS its name says. */
+export const NAMED = { confirmed: '84.17.0.10', unconfirmed: '84.17.0.11', slow: '84.17.0.12', none: '84.17.0.13', hostile: '84.17.0.14' } as const;
+
+/**
+ * Records for NAMED: a name that resolves back, one that points elsewhere, one that answers
+ * after `slowMs`, none at all, and `hostileName` (markup or control characters) for the last.
+ */
+export function namedRecords(slowMs: number, hostileName: string): Record<string, DnsEntry> {
+  return {
+    [reverseName(NAMED.confirmed)]: { ptr: ['host.example.test'] },
+    'host.example.test': { a: [NAMED.confirmed] },
+    [reverseName(NAMED.unconfirmed)]: { ptr: ['liar.example.test'] },
+    'liar.example.test': { a: ['84.17.0.99'] },
+    [reverseName(NAMED.slow)]: { ptr: ['slow.example.test'], delayMs: slowMs },
+    [reverseName(NAMED.hostile)]: { ptr: [hostileName] },
+  };
+}
