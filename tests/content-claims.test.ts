@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import accuracy from '../content/site/accuracy.json' with { type: 'json' };
 import credits from '../content/site/credits.json' with { type: 'json' };
+import listSources from '../content/site/list-sources.json' with { type: 'json' };
 
 const read = (file: string) => readFileSync(path.resolve(file), 'utf8');
 function filesUnder(dir: string, ext: RegExp): string[] {
@@ -60,6 +61,11 @@ describe('data credits (content/site/credits.json: the footer and /trust#credits
   it('credits every source the lookup, the city search, the map and the privacy lists use', () => {
     expect(credits.map((c) => c.id)).toEqual(expect.arrayContaining(['dbip', 'geolite2', 'routeviews', 'nro', 'ip-location-db', 'geonames',
       'openstreetmap', 'tor', 'private-relay', 'x4bnet', 'aws', 'google-cloud', 'oracle', 'cloudflare', 'digitalocean']));
+  });
+
+  it('has an entry for every list the server fetches, whose licence /trust shows with the list (one licence link per source)', () => {
+    const ids = new Set(credits.map((c) => c.id));
+    for (const source of listSources) expect(ids, `${source.id} credits "${source.credit}"`).toContain(source.credit);
   });
 
   it('links the CC BY licence itself for every CC BY source, and says how its data was modified where we or a compiler changed it', () => {

@@ -151,14 +151,13 @@ export const statsSchema = z.strictObject({
   label: z.string(),
 });
 
-/** The public lists the server fetches by itself (src/server/data-update/list-sources.ts): /trust credits each with its licence, the privacy reasons name it. */
+/** The public lists the server fetches by itself (src/server/data-update/list-sources.ts): /trust shows each with its credit's licence, the privacy reasons name it. */
 export const listSourcesSchema = z.strictObject({
   id, position,
   title: z.string().min(1).describe("The list's own title, as /trust shows it"),
   name: z.string().min(1).describe("The list in a sentence, as a privacy reason names it: \"the Tor Project's exit list\""),
   service: z.string().min(1).optional().describe('The service every range of this list belongs to (a cloud provider), shown as the lookup\'s `service`'),
   what: z.string().min(1).describe('What the list holds and which flag it feeds'),
-  licence: z.string().min(1).describe('The licence or terms the list is published under'),
-  licenceUrl: z.url({ protocol: /^https$/ }).describe('Where that licence or those terms are'),
+  credit: z.string().min(1).describe('Its entry in content/site/credits.json, whose licence /trust shows with it (one licence link per source: a test checks the entry exists)'),
   home: z.url({ protocol: /^https$/ }).describe("The list's home page"),
 });

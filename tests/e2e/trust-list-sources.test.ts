@@ -12,7 +12,10 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
-const credits = JSON.parse(readFileSync('content/site/list-sources.json', 'utf8')) as Array<{ id: string; title: string; licence: string; licenceUrl: string; home: string }>;
+const sources = JSON.parse(readFileSync('content/site/list-sources.json', 'utf8')) as Array<{ id: string; title: string; credit: string; home: string }>;
+// Each list is shown with the licence of its entry among the data credits.
+const licences = new Map((JSON.parse(readFileSync('content/site/credits.json', 'utf8')) as Array<{ id: string; licence: { name: string; href: string } }>)
+  .map((c) => [c.id, c.licence]));
 let server: RunningServer;
 let browser: Browser;
 
@@ -33,10 +36,11 @@ describe('the list sources on /trust', () => {
     await section.scrollIntoViewIfNeeded();
     const list = section.getByTestId('list-sources');
     await list.and(page.locator('[data-state="loaded"]')).waitFor();
-    for (const credit of credits) {
-      const item = list.getByRole('listitem').filter({ has: page.getByRole('heading', { name: credit.title }) });
-      await expect(item.getByRole('link', { name: credit.title }).getAttribute('href')).resolves.toBe(credit.home);
-      await expect(item.getByRole('link', { name: credit.licence }).getAttribute('href')).resolves.toBe(credit.licenceUrl);
+    for (const source of sources) {
+      const item = list.getByRole('listitem').filter({ has: page.getByRole('heading', { name: source.title }) });
+      const licence = licences.get(source.credit)!;
+      await expect(item.getByRole('link', { name: source.title }).getAttribute('href')).resolves.toBe(source.home);
+      await expect(item.getByRole('link', { name: licence.name }).getAttribute('href')).resolves.toBe(licence.href);
     }
     const age = (title: string) => list.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) }).locator('.age').textContent();
     await expect(age('Tor Project bulk exit list')).resolves.toBe('Our copy was fetched 12 minutes ago.');

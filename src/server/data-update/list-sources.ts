@@ -31,9 +31,6 @@ export interface ListSource {
   /** In a sentence ("the Tor Project's exit list"), and the service its ranges belong to ('' for none). */
   name: string;
   service: string;
-  /** The licence and its link, for credits. */
-  licence: string;
-  licenceUrl: string;
 }
 
 type Code = Pick<ListSource, 'id' | 'into' | 'setting' | 'defaultUrl' | 'format' | 'everyMs' | 'staleMs'> & { paths?: string[] };
@@ -65,8 +62,6 @@ export const LIST_SOURCES: readonly ListSource[] = CODE.map(({ paths, ...code })
     files: (url: string) => (paths ? paths.map((p) => `${url.replace(/\/+$/, '')}/${p}`) : [url]),
     name: credit.name,
     service: ('service' in credit && credit.service) || '',
-    licence: credit.licence,
-    licenceUrl: credit.licenceUrl,
   };
 });
 
