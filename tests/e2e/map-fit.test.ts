@@ -59,7 +59,7 @@ describe('the map fits the accuracy circle', () => {
     if (path === '/') await page.getByRole('tab', { name: 'Map' }).click();
     // The map has the fix once its caption gives the fix's radius: only then is the circle
     // on screen the 100 m one (the first circle was framed already, so framing alone proves nothing).
-    await page.getByRole('figure', { name: `within about ${formatAccuracyRadius(100)} of the marker` }).waitFor();
+    await page.getByRole('figure', { name: `about ${formatAccuracyRadius(100)} around the marker` }).waitFor();
     const after = await framed(page);
     expect(after.circle.width).toBeGreaterThan(22 * 2); // well clear of the marker
     expect(radius).toBeGreaterThan(100); // the first circle was the larger one
