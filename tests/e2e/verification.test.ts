@@ -47,7 +47,11 @@ async function openSearchByKeyboard(page: Page) {
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Verification' }).getAttribute('aria-selected')).resolves.toBe('true');
   // The card hydrates once its tab shows it (client:visible); keys pressed before that are lost.
+  // Astro marks the island hydrated when React starts; the button is enabled by an effect after
+  // that, and Tab skips a disabled button, so wait for the button itself.
   await hydrated(page);
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLButtonElement>('.verification button')]
+    .some((button) => button.textContent?.trim() === 'Correct Location' && !button.disabled));
   await tabTo(page, 'Correct Location');
   await page.keyboard.press('Enter');
   await page.getByRole('combobox', { name: 'Search for your city' }).waitFor();
