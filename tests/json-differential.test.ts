@@ -113,7 +113,7 @@ beforeAll(async () => {
   writeLists(seededRandom(0x51ed), NOW);
   ({ sources } = await openSources({ lists: paths, listPollMs: 0 }));
   lists = sources.lists!;
-  reference = engineFrom(sources);
+  reference = engineFrom(sources, { reuse: false });
   engine = engineFrom(sources);
 }, 60_000);
 afterAll(() => {
