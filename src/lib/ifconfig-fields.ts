@@ -38,8 +38,17 @@ export const EU_COUNTRIES: ReadonlySet<string> = new Set([
  */
 export function ipDecimal(ip: string): number | string {
   if (!ip.includes(':')) {
-    const [a = 0, b = 0, c = 0, d = 0] = ip.split('.').map(Number);
-    return ((a * 256 + b) * 256 + c) * 256 + d;
+    // Digit by digit: splitting made four strings and two arrays for every /json answer.
+    let value = 0;
+    let octet = 0;
+    for (let i = 0; i < ip.length; i++) {
+      const code = ip.charCodeAt(i);
+      if (code === 46) {
+        value = value * 256 + octet;
+        octet = 0;
+      } else octet = octet * 10 + code - 48;
+    }
+    return value * 256 + octet;
   }
   const halves = ip.split('::');
   const head = halves[0]!;
