@@ -10,8 +10,7 @@ import { SecondHitMemo } from '../utils/bounded-map.ts';
 import type { Engine } from '../lookup/engine.ts';
 import { REVERSE_DNS_OFF, type HostnameAnswer, type ReverseDns } from '../dns/reverse-dns.ts';
 import { hostnameMembers } from '../dns/record-hostname.ts';
-import { ifconfigUserAgent } from '../../lib/ifconfig-fields.ts';
-import { recordJson } from '../lookup/record-json.ts';
+import { ifconfigFields, ifconfigUserAgent } from '../../lib/ifconfig-fields.ts';
 
 /**
  * User-Agents of command-line clients, which get plain text at `/`: shells and scripts,
@@ -137,7 +136,7 @@ export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEM
     const timing = timingHeaders(found.ms);
     if (isJson) {
       const { data } = found.result;
-      const body = recordJson(data);
+      const body = JSON.stringify(Object.assign(data, ifconfigFields(data)));
       memo.set(ip, body);
       const host = dns.cached(data.ip);
       return host ? jsonText(200, jsonBody(body, host, req), timing) : dns.lookup(data.ip).then((answer) => jsonText(200, jsonBody(body, answer, req), timing));
