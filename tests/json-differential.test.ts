@@ -2,9 +2,9 @@
  * The /json answer byte for byte against the plain path it was first written as, over
  * 100,000 seeded random addresses (IPv4 and IPv6, reserved ones among them) on the real
  * databases and privacy lists with hits, misses, labels and fetched ages: the reference is
- * a lookup that builds every part afresh (`engineFrom(sources, { reuse: false })`) turned
- * into JSON by `JSON.stringify`, as the handler did before its answers were joined from
- * parts kept per network and list state. `/json?ip=`, `/` asked as JSON, the memo's
+ * a lookup that builds every part afresh (`engineFrom(sources, { reuse: false })`), its
+ * record serialized whole, as the handler did before the flags and reasons were shared per
+ * network (src/server/lookup/privacy-memo.ts). `/json?ip=`, `/` asked as JSON, the memo's
  * answers (an address asked three times) and `/api/lookup/{ip}`, which carries the same
  * record, are compared; so is an answer across the moment a list's age in words changes.
  */
