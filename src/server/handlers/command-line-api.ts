@@ -94,8 +94,8 @@ export const JSON_MEMO_SIZE = 4096;
  * `user_agent` (the caller's, when it sent one) spliced in before its closing brace.
  * Encoded here, once, as a Buffer: its length is then known without reading the text, and
  * node writes it beside the headers as it is, where a string was flattened with the headers
- * and encoded again (bench:api, CPU per request of this tree against the one before: 0.96x
- * for a fresh /json, 0.92x for the memo's, in one run of ten rounds).
+ * and encoded again (bench:api with BASELINE_DIR, one run of ten rounds: the server's CPU
+ * per request 0.96x for a fresh /json, 0.92x for the memo's).
  */
 function jsonBody(record: string, host: HostnameAnswer, req: AppRequest): Buffer {
   const agent = ifconfigUserAgent(req.headers.get('user-agent'));

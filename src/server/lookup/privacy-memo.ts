@@ -50,6 +50,8 @@ export class PrivacyMemo {
   /** The VPN verdict of each shared privacy object, for a request with no browser evidence. */
   #vpnOf = new WeakMap<Privacy, VpnResult>();
   #generation = -1;
+  /** The span of time the kept verdicts' words hold for: from when they were first built until a list's age in words changes. */
+  #from = Infinity;
   #until = -Infinity;
 
   constructor(lists: PrivacyLists | undefined, limit = PRIVACY_MEMO_SIZE) {
@@ -71,10 +73,12 @@ export class PrivacyMemo {
   privacy(e: PrivacyEvidence & { now: number }, network: number): Privacy {
     if (e.lists !== this.missed()) return privacyOf(e);
     const generation = this.#lists?.generation ?? 0;
-    if (generation !== this.#generation || e.now >= this.#until) {
+    // A clock set back counts too: the words of an earlier moment may be younger.
+    if (generation !== this.#generation || e.now >= this.#until || e.now < this.#from) {
       this.#shared.clear();
       this.#vpnOf = new WeakMap();
       this.#generation = generation;
+      this.#from = e.now;
       this.#until = wordsLastUntil(e.lists, e.now);
     }
     const key = (network + 1) * 3 + (e.hostingNetwork === 'asn' ? 1 : e.hostingNetwork === 'name' ? 2 : 0);
