@@ -12,7 +12,7 @@
 //
 // How it keeps the comparison fair on a small, noisy machine:
 // - With two or more cores and `taskset`, every server runs on core 1 and this process
-//   (autocannon) on core 0, so the load generator never takes the server's core.
+//   (wrk or autocannon) on core 0, so the load generator never takes the server's core.
 // - Rounds alternate the targets, and each ratio is the median of per-round ratios, so
 //   drift in the machine's speed hits both sides of a ratio alike. Many short rounds (14 of
 //   2 s) beat few long ones: the drift is slow, so neighbours in a round see the same machine.
