@@ -1,13 +1,18 @@
 // `npm run bench:api`: our built server against a bare node:http server (same number of
-// processes), loaded with autocannon at 50 connections on 127.0.0.1. Prints medians and
-// ratios; writes bench/results/api.json.
+// processes), loaded with wrk (bench/wrk.mjs; autocannon where wrk is not installed, or with
+// BENCH_LOADER=autocannon) at 50 connections on 127.0.0.1. Prints medians and ratios, and the
+// load generator's CPU share; writes bench/results/api.json.
+// BASELINE_DIR=<a copy of the repository's tree at another commit, with node_modules> adds
+// that tree's server (ANALYTICS=off) to the same rounds: its /json for one address and over
+// 10,000, against ours with ANALYTICS=off, so a change is compared with what it replaced in
+// one run. BENCH_ONLY=<regex> runs only the targets whose name matches (the bare one always).
 // Targets: /ip >= 0.9x bare req/s; /json >= 0.75x; p99 < 5 ms; start < 2 s; RSS < 400 MB;
 // / with gzip >= 0.25x bare, p99 < 10 ms; its first byte < 2 ms on the
 // server (Server-Timing) and at most 10 KB sent; /json over 10k addresses >= 0.7x.
 //
 // How it keeps the comparison fair on a small, noisy machine:
 // - With two or more cores and `taskset`, every server runs on core 1 and this process
-//   (autocannon) on core 0, so the load generator never takes the server's core.
+//   (wrk or autocannon) on core 0, so the load generator never takes the server's core.
 // - Rounds alternate the targets, and each ratio is the median of per-round ratios, so
 //   drift in the machine's speed hits both sides of a ratio alike. Many short rounds (14 of
 //   2 s) beat few long ones: the drift is slow, so neighbours in a round see the same machine.
@@ -31,9 +36,10 @@
 //   first byte must not wait for a name.
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { wrk } from './wrk.mjs';
 import { publicAddresses } from './seeded-random.mjs';
 import { PIN, cpuSeconds, median, rssMb, start as startServer } from './servers.mjs';
 import { fixtureEnv, startFixtureServer } from '../tests/support/fixture-server.ts';
@@ -43,6 +49,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 14);
 const DURATION = Number(process.env.BENCH_SECONDS || 2);
 const CONNECTIONS = 50;
 const WORKERS = process.env.WEB_CONCURRENCY || '1';
+const hasWrk = (() => { try { execSync('wrk -v', { stdio: 'ignore' }); return true; } catch (error) { return error.status === 1; } })();
+const LOADER = process.env.BENCH_LOADER || (hasWrk ? 'wrk' : 'autocannon');
+const BASELINE_DIR = process.env.BASELINE_DIR;
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
 if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
 
@@ -61,6 +71,8 @@ const OWN = 200;
 const ownAddresses = (client) => addresses.slice((client * OWN) % addresses.length).slice(0, OWN);
 let clients = 0;
 const distinct = {
+  // For wrk: one list walked in turn by every connection, so an address comes back after the 9,999 others.
+  wrkRequests: addresses.map((ip) => [`/json?ip=${ip}`]),
   requests: [{ method: 'GET', path: `/json?ip=${addresses[0]}` }],
   setupClient: (client) => {
     client.setRequests(ownAddresses(clients++).map((ip) => ({ method: 'GET', path: `/json?ip=${ip}` })));
@@ -80,6 +92,7 @@ const BROWSER_PAGE = {
 };
 let pageClients = 0;
 const visitors = {
+  wrkRequests: addresses.map((ip) => ['/', ip]),
   requests: [{ method: 'GET', path: '/', headers: { ...BROWSER_PAGE, 'x-forwarded-for': addresses[0] } }],
   setupClient: (client) => {
     client.setRequests(ownAddresses(pageClients++).map((ip) => ({ method: 'GET', path: '/', headers: { ...BROWSER_PAGE, 'x-forwarded-for': ip } })));
@@ -113,6 +126,11 @@ const rss = rssMb(ours.child.pid);
 const bare = await start('bare', ['bench/bare-server.mjs'], {});
 const replayIp = await start('replay /ip', ['bench/bare-server.mjs'], { REPLAY_URL: ours.url + '/ip' });
 const replayJson = await start('replay /json', ['bench/bare-server.mjs'], { REPLAY_URL: ours.url + '/json?ip=8.8.8.8' });
+if (BASELINE_DIR) dataDirs.push(mkdtempSync(path.join(tmpdir(), 'bench-api-base-')));
+const baseline = BASELINE_DIR && await start('baseline', [path.join(BASELINE_DIR, 'src/server/main.ts')], { DATA_DIR: dataDirs[3], ANALYTICS: 'off', TRUST_PROXY: 'loopback' });
+const BASE_MEMO = 'baseline /json?ip=8.8.8.8, memo, ANALYTICS=off';
+const BASE_JSON = 'baseline /json, 10k addresses, ANALYTICS=off';
+const MEMO_OFF = 'ours /json?ip=8.8.8.8, memo, ANALYTICS=off';
 
 const RECORDING_ON = 'ours /api/lookup as a browser, recording on';
 const RECORDING_OFF = 'ours /api/lookup as a browser, ANALYTICS=off';
@@ -140,10 +158,25 @@ const targets = [
   ['ours / (HTML page), one visitor, gzip, ANALYTICS=off', oursOff, { url: oursOff.url + '/', headers: BROWSER_PAGE }],
   [RECORDING_ON, ours, { url: ours.url + '/api/lookup', ...browserLookup }],
   [RECORDING_OFF, oursOff, { url: oursOff.url + '/api/lookup', ...browserLookup }],
-];
-const load = (options, duration = DURATION) => new Promise((resolve, reject) => {
-  autocannon({ ...options, connections: CONNECTIONS, duration, pipelining: 1 }, (err, r) => err ? reject(err) : resolve(r));
-});
+  ...(baseline ? [
+    [MEMO_OFF, oursOff, { url: oursOff.url + '/json?ip=8.8.8.8' }],
+    [BASE_MEMO, baseline, { url: baseline.url + '/json?ip=8.8.8.8' }],
+    [BASE_JSON, baseline, { url: baseline.url, ...distinct }],
+  ] : []),
+].filter(([name]) => !ONLY || name === 'bare /' || ONLY.test(name));
+/** One round on a target: req/s, p50 and p99 in ms, errors, and the load generator's CPU share of its core (wrk's only). */
+const load = async (options, duration = DURATION) => {
+  if (LOADER === 'wrk') {
+    const url = new URL(options.url);
+    const requests = options.wrkRequests ?? [[url.pathname + url.search]];
+    const r = await wrk({ base: url.origin, requests, seconds: duration, connections: CONNECTIONS, headers: options.headers ?? {}, cpu: PIN ? 0 : undefined });
+    return { rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, loaderCpu: r.wrkCpu };
+  }
+  const r = await new Promise((resolve, reject) => {
+    autocannon({ ...options, connections: CONNECTIONS, duration, pipelining: 1 }, (err, out) => err ? reject(err) : resolve(out));
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, loaderCpu: NaN };
+};
 
 // Warm up JIT and caches.
 for (const [, , options] of targets) await load(options, 2);
@@ -162,17 +195,20 @@ const drained = async () => {
   drainMs += performance.now() - from;
 };
 
-const results = Object.fromEntries(targets.map(([name]) => [name, { rps: [], p99: [], p50: [], cpu: [], errors: 0 }]));
+const results = Object.fromEntries(targets.map(([name]) => [name, { rps: [], p99: [], p50: [], cpu: [], cpuUs: [], loaderCpu: [], errors: 0 }]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, server, options] of targets) {
     await drained();
     const cpuBefore = cpuSeconds(server.child.pid);
     const r = await load(options);
-    results[name].cpu.push((cpuSeconds(server.child.pid) - cpuBefore) / DURATION);
-    results[name].rps.push(r.requests.average);
-    results[name].p99.push(r.latency.p99);
-    results[name].p50.push(r.latency.p50);
-    results[name].errors += r.errors + r.non2xx;
+    const cpuUsed = cpuSeconds(server.child.pid) - cpuBefore;
+    results[name].cpu.push(cpuUsed / DURATION);
+    results[name].cpuUs.push(cpuUsed * 1e6 / (r.rps * DURATION));
+    results[name].rps.push(r.rps);
+    results[name].p99.push(r.p99);
+    results[name].p50.push(r.p50);
+    results[name].loaderCpu.push(r.loaderCpu);
+    results[name].errors += r.errors;
   }
 }
 // `/` alone, no load: the server's own time to the first byte (Server-Timing) and the size
@@ -204,13 +240,13 @@ const dnsState = (await (await fetchAgain(oursDns.url + '/healthz')).text()).spl
 // What the recording server wrote and dropped (its queue is bounded: under this load it may drop, and says so).
 await drained();
 const analytics = await recording();
-for (const server of [ours, oursOff, oursDns, bare, replayIp, replayJson]) server.child.kill('SIGTERM');
+for (const server of [ours, oursOff, oursDns, bare, replayIp, replayJson, baseline].filter(Boolean)) server.child.kill('SIGTERM');
 await dns.close();
 await new Promise((r) => setTimeout(r, 500));
 for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 
 /** Median over rounds of a/b measured in the same round. */
-const ratio = (a, b) => +median(results[a].rps.map((x, i) => x / results[b].rps[i])).toFixed(3);
+const ratio = (a, b) => (results[a] && results[b] ? +median(results[a].rps.map((x, i) => x / results[b].rps[i])).toFixed(3) : NaN);
 const ceiling = {
   [RECORDING_ON]: RECORDING_OFF,
   'ours /ip': 'replay of our /ip', 'ours /json?ip=8.8.8.8, memo': 'replay of our /json', 'ours /json, 10k addresses, lookups': 'replay of our /json' };
@@ -222,12 +258,17 @@ const rows = Object.entries(results).map(([name, r]) => ({
   'p50 ms': median(r.p50),
   'p99 ms': median(r.p99),
   'server CPU': +median(r.cpu).toFixed(2),
+  // What a request cost the server, which other load on the machine changes less than req/s.
+  'CPU us/req': +median(r.cpuUs).toFixed(1),
+  'loader CPU': LOADER === 'wrk' ? +median(r.loaderCpu).toFixed(2) : '',
   errors: r.errors,
 }));
-console.log(`\n${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections, WEB_CONCURRENCY=${WORKERS}, node ${process.version}, ${PIN ? 'servers on core 1, autocannon on core 0' : 'not pinned'}`);
+console.log(`\n${ROUNDS} rounds x ${DURATION}s, ${CONNECTIONS} connections, WEB_CONCURRENCY=${WORKERS}, node ${process.version}, ${PIN ? `servers on core 1, ${LOADER} on core 0` : 'not pinned'}, ${LOADER} drives the load; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.table(rows);
 const bareCpu = median(results['bare /'].cpu);
-if (WORKERS === '1' && bareCpu < 0.9) console.log(`the bare server used ${bareCpu.toFixed(2)} of its core: autocannon, not the server, set its pace, so every 'x bare' here is too kind`);
+if (WORKERS === '1' && bareCpu < 0.9) console.log(`the bare server used ${bareCpu.toFixed(2)} of its core: ${LOADER} or the machine's other load, not the server, set its pace, so every 'x bare' here is too kind`);
+const cpuRatio = (a, b) => +median(results[a].cpuUs.map((x, i) => x / results[b].cpuUs[i])).toFixed(3);
+if (baseline) console.log(`this tree over BASELINE_DIR's, same rounds, both ANALYTICS=off: req/s of /json over 10k addresses ${ratio(JSON_OFF, BASE_JSON)}x, /json memo ${ratio(MEMO_OFF, BASE_MEMO)}x; server CPU per request ${cpuRatio(JSON_OFF, BASE_JSON)}x and ${cpuRatio(MEMO_OFF, BASE_MEMO)}x`);
 console.log(`analytics on / off, same rounds: /json over 10k addresses (not recorded) ${ratio(JSON_ON, JSON_OFF)}x; a browser's own /api/lookup (recorded every time, the writer thread on the same core: worst case, no target) ${ratio(RECORDING_ON, RECORDING_OFF)}x; the recording server's analytics: ${JSON.stringify(analytics)}; waited ${(drainMs / 1000).toFixed(1)} s in all for its queue to be written before rounds`);
 console.log(`hostnames on (cached) / off, same rounds: /json memo ${ratio(MEMO_DNS, MEMO)}x; /json over 10k addresses ${ratio(JSON_DNS, JSON_ON)}x; after the rounds, ${dnsState}`);
 console.log(`RSS of ours: ${rss.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after the rounds (${(rssAfterLoad / rss).toFixed(2)}x)`);

@@ -17,3 +17,14 @@ export function ageText(ms: number): string {
   if (ms < 2 * DAY) return `${count(Math.floor(ms / HOUR), 'hour')} ago`;
   return `${count(Math.floor(ms / DAY), 'day')} ago`;
 }
+
+/**
+ * The age at which `ageText`'s words for `ms` next change: the end of the minute, hour or
+ * day they count ('just now' lasts until a minute). What is worded from an age can be kept
+ * until then and no longer (src/server/lookup/privacy-memo.ts).
+ */
+export function ageTextUntil(ms: number): number {
+  if (!(ms >= MINUTE)) return MINUTE;
+  const unit = ms < HOUR ? MINUTE : ms < 2 * DAY ? HOUR : DAY;
+  return (Math.floor(ms / unit) + 1) * unit;
+}

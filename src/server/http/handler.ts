@@ -69,8 +69,8 @@ export const EXPOSE_HEADERS: Readonly<Record<string, string>> = {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A JSON answer whose body is already serialized (the /json memo keeps bodies, not values). */
-export function jsonText(status: number, body: string, headers: Record<string, string> = {}): AppResponse {
+/** A JSON answer whose body is already serialized, as text or its UTF-8 bytes (the /json memo keeps bodies, not values). */
+export function jsonText(status: number, body: string | Uint8Array, headers: Record<string, string> = {}): AppResponse {
   return { status, headers: { 'content-type': JSON_TYPE, 'cache-control': 'private, no-store', ...headers }, body };
 }
 

@@ -26,7 +26,9 @@ export class EngineHolder implements Engine {
   private current: FullEngine;
   private swaps = 0;
   /** What `dataGeneration` last saw (swaps, the engine's own generation, the minute), and its count of changes. */
-  private seen = '';
+  private seenSwaps = 0;
+  private seenLists = -1;
+  private seenMinute = -1;
   private generation = 0;
   private readonly log: (line: string) => void;
   private watched: string | undefined;
@@ -54,9 +56,13 @@ export class EngineHolder implements Engine {
    * list's age in minutes, so an answer kept longer would say a stale age.
    */
   get dataGeneration(): number {
-    const now = `${this.swaps} ${this.current.dataGeneration} ${Math.floor(Date.now() / 60_000)}`;
-    if (now !== this.seen) {
-      this.seen = now;
+    // Compared as numbers: asked on every /json, a key string per ask was garbage per request.
+    const lists = this.current.dataGeneration;
+    const minute = Math.floor(Date.now() / 60_000);
+    if (this.swaps !== this.seenSwaps || lists !== this.seenLists || minute !== this.seenMinute) {
+      this.seenSwaps = this.swaps;
+      this.seenLists = lists;
+      this.seenMinute = minute;
       this.generation++;
     }
     return this.generation;

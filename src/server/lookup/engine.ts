@@ -21,6 +21,7 @@ import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
 import { OrgTraits } from './network-type.ts';
 import { toWords } from './sorted-ranges.ts';
 import { openSources, type SourceOptions, type Sources } from './sources.ts';
+import { NO_LISTS, PrivacyMemo } from './privacy-memo.ts';
 
 export interface LookupContext {
   /** Request headers: User-Agent, Sec-CH-UA, Sec-CH-UA-Mobile, Sec-CH-UA-Platform, Sec-CH-UA-Platform-Version. */
@@ -83,9 +84,20 @@ function validGps(gps: GpsLocation | null | undefined): GpsLocation | null {
   return ok ? gps : null;
 }
 
+/** How an engine builds its records. */
+export interface EngineOptions {
+  /**
+   * false: every record's privacy flags, reasons and VPN verdict built afresh, as the
+   * reference path of tests/json-differential.test.ts; by default, shared per network for
+   * addresses no list holds (privacy-memo.ts).
+   */
+  reuse?: boolean;
+}
+
 /** Builds an engine over already opened sources (tests open them selectively). */
-export function engineFrom(sources: Sources): Engine {
+export function engineFrom(sources: Sources, options: EngineOptions = {}): Engine {
   const { primary, second, asn, lists } = sources;
+  const memo = options.reuse === false ? undefined : new PrivacyMemo(lists);
   const traits = asn ? new OrgTraits(asn.orgs) : undefined;
   const names = [primary?.name, second?.name, asn && 'asn'];
   // sources_used for each combination of answering sources, shared and frozen.
@@ -142,20 +154,22 @@ export function engineFrom(sources: Sources): Engine {
     const networkType = orgId >= 0 ? traits!.networkType(asn!.asn(row), orgId) : 'other';
     const timezone = place?.timezone || UNKNOWN;
     // Lists are asked for the address looked up (a NAT64 address's IPv4 one), as the databases are.
-    const privacy = privacyOf({
-      lists: lists ? lists.check(target, words) : {},
+    const evidence = {
+      lists: lists ? lists.check(target, words) : NO_LISTS,
       org,
       vpnBrand: orgId >= 0 && traits!.vpnBrand(orgId),
       hostingNetwork: orgId >= 0 ? traits!.hostingBy(asn!.asn(row), orgId) : null,
       networkData: !!asn,
       now: Date.now(),
-    });
-    const vpn = judgeVpn({
+    };
+    const privacy = memo ? memo.privacy(evidence, orgId) : privacyOf(evidence);
+    const vpnEvidence = {
       privacy,
       addressTimezone: timezone,
       browserTimezone: ctx.clientInfo?.timezone,
       webrtcLeak: !!webrtc && webrtcLeaks(webrtc).length > 0,
-    });
+    };
+    const vpn = memo ? memo.vpn(vpnEvidence) : judgeVpn(vpnEvidence);
 
     const cityKnown = !!(p?.city || s?.city);
     const countryKnown = !!(p?.countryCode || s?.countryCode);

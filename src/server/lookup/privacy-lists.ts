@@ -111,6 +111,8 @@ export class PrivacyLists {
   private readonly watched: string[] = [];
   /** Bumped every time a list is loaded, replaced or dropped. */
   generation = 0;
+  private missedAnswer: Readonly<Partial<Record<PrivacyFlag, ListCheck>>> = {};
+  private missedIn = -1;
 
   private constructor(paths: ListPaths, log: (line: string) => void) {
     this.paths = paths;
@@ -142,15 +144,28 @@ export class PrivacyLists {
     });
   }
 
-  /** Each loaded list's answer for an address; a list that is not loaded is absent. */
-  check(parsed: ParsedIp, words: Uint32Array): Partial<Record<PrivacyFlag, ListCheck>> {
-    const out: Partial<Record<PrivacyFlag, ListCheck>> = {};
-    for (const [kind, { list, updated, sources, miss, parts }] of this.loaded) {
+  /**
+   * Every loaded list's answer for an address that none of them holds: one frozen object
+   * per generation, which `check` returns for such an address, so that a caller can tell
+   * the common case by identity and share what it builds from it (privacy-memo.ts).
+   */
+  missed(): Readonly<Partial<Record<PrivacyFlag, ListCheck>>> {
+    if (this.missedIn !== this.generation) {
+      const out: Partial<Record<PrivacyFlag, ListCheck>> = {};
+      for (const [kind, { updated, miss }] of this.loaded) out[kind] = Object.freeze({ listed: false, service: '', updated, source: miss.source, fetchedAt: miss.fetchedAt });
+      this.missedAnswer = Object.freeze(out);
+      this.missedIn = this.generation;
+    }
+    return this.missedAnswer;
+  }
+
+  /** Each loaded list's answer for an address; a list that is not loaded is absent. `missed()` itself when no list holds it. */
+  check(parsed: ParsedIp, words: Uint32Array): Readonly<Partial<Record<PrivacyFlag, ListCheck>>> {
+    let out: Partial<Record<PrivacyFlag, ListCheck>> | undefined;
+    for (const [kind, { list, updated, sources, parts }] of this.loaded) {
       const row = parsed.version === 4 ? list.find4(parsed.value) : list.find6(words);
-      if (row < 0) {
-        out[kind] = { listed: false, service: '', updated, source: miss.source, fetchedAt: miss.fetchedAt };
-        continue;
-      }
+      if (row < 0) continue;
+      out ??= { ...this.missed() };
       let service = list.label(row);
       let from = parts.length ? undefined : hitAttribution(sources, service);
       for (const part of parts) {
@@ -159,7 +174,7 @@ export class PrivacyLists {
       }
       out[kind] = { listed: true, service, updated, source: from?.source, fetchedAt: from?.fetchedAt };
     }
-    return out;
+    return out ?? this.missed();
   }
 
   /**
