@@ -60,6 +60,13 @@ export default defineConfig({
   vite: {
     build: {
       rolldownOptions: {
+        // Building a zod schema (`z.object(...)`, `z.number().check(...)`) has no side effects, so an
+        // unused one goes. The browser imports rules and constants from modules that also define
+        // schemas (src/lib/record.ts, city-search.ts, ...) and checks answers without zod
+        // (src/lib/answer-guards.ts); without this, zod's 7 KB gzip came along in the chunks `/`
+        // loads, since Rolldown keeps zod's calls once zod sits in a shared chunk.
+        // tests/js-budget.test.ts checks that no chunk `/` loads holds zod.
+        treeshake: { manualPureFunctions: ['z'] },
         output: {
           // The islands' texts and the VPN offers (src/islands/island-text.ts) in a chunk of their
           // own: data, not code, with a budget of its own (tests/js-budget.test.ts).
