@@ -5,9 +5,9 @@
  * of `/`'s islands below the fold (astro.config.mjs), so none of it is in `/`'s first view
  * (tests/js-budget.test.ts, tests/e2e/script-budget.test.ts). What they need of the page's
  * own stores (the WebRTC check, the record) is read here and handed down: imported by the lazy
- * chunk, those stores would be split out of the chunks `/` loads into chunks of their own. The DNS leak test's
- * card comes only where the site has a zone for it (without one the panel does not show it),
- * fetched beside the panel rather than after it.
+ * chunk, those stores would be split out of the chunks `/` loads into chunks of their own.
+ * The DNS leak test's card comes only where the site has a zone for it (without one the panel
+ * does not show it), fetched beside the panel rather than after it.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
