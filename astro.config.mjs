@@ -11,6 +11,13 @@ import { tableScrollPlugin } from './src/lib/content/rehype-table-scroll.ts';
 
 const SITE = process.env.SITE_URL || 'http://localhost:4321';
 
+/** The islands' shared code: stores, rules, helpers, nanostores, Vite's preload of lazy chunks. */
+const SHARED_ISLAND_CODE = /[\\/]src[\\/](?:stores|lib)[\\/]|[\\/]src[\\/]islands[\\/][a-z-]+\.ts$|[\\/]node_modules[\\/](?:nanostores|@nanostores)[\\/]|vite[\\/]preload-helper/;
+/** Shared rules that only the map, the analytics dashboard (both lazy) or other pages use. */
+const NOT_ON_HOME = /[\\/]src[\\/]lib[\\/](?:map-center|analytics-format|ip-info-format|data-age)\.ts$/;
+/** `/`'s islands below the fold and behind its tabs (they hydrate when seen), with the leak checks they lead to. */
+const BELOW_THE_FOLD = /[\\/]src[\\/]islands[\\/](?:DetailCards|PrivacyFlags|VerificationCard|CitySearch|VpnPanel|AnalyticsTab|LeakPanel|LeakSummary)\.tsx$/;
+
 /** Pages that exist for people but not for search engines. */
 const NOT_INDEXED = ['/404', '/blog/404'];
 
@@ -60,10 +67,35 @@ export default defineConfig({
   vite: {
     build: {
       rolldownOptions: {
+        // Building a zod schema (`z.object(...)`, `z.number().check(...)`) has no side effects, so an
+        // unused one goes. The browser imports rules and constants from modules that also define
+        // schemas (src/lib/record.ts, city-search.ts, ...) and checks answers without zod
+        // (src/lib/answer-guards.ts); without this, zod's 7 KB gzip came along in the chunks `/`
+        // loads, since Rolldown keeps zod's calls once zod sits in a shared chunk.
+        // tests/js-budget.test.ts checks that no chunk `/` loads holds zod.
+        treeshake: { manualPureFunctions: ['z'] },
         output: {
-          // The islands' texts and the VPN offers (src/islands/island-text.ts) in a chunk of their
-          // own: data, not code, with a budget of its own (tests/js-budget.test.ts).
-          codeSplitting: { groups: [{ name: 'island-texts', test: /[\\/]content[\\/]site[\\/](lookup-text|offers)\.json$/ }] },
+          // A few chunks for `/` rather than one per shared module: left to itself Rolldown made
+          // some 35 files of 0.1-2 KB, and gzip, which compresses each file alone, took about a
+          // quarter more for them than for the same code in a few (tests/e2e/script-budget.test.ts
+          // counts what `/` loads). Groups are taken in order; each takes what it matches and
+          // what that imports, unless an earlier group took it.
+          codeSplitting: {
+            groups: [
+              // The islands' texts and the VPN offers (src/islands/island-text.ts): data, not
+              // code, with a budget of its own (tests/js-budget.test.ts).
+              { name: 'island-texts', test: /[\\/]content[\\/]site[\\/](lookup-text|offers)\.json$/ },
+              // Each island's stylesheet stays its own, as without groups: taken into a group
+              // below, it would come with that group's code to pages that do not show it.
+              { name: (id) => /[\\/]src[\\/]islands[\\/](?:[\w-]+[\\/])*([\w-]+)\.css$/.exec(id)?.[1] ?? null },
+              // React itself apart, so a page whose islands need none of the lookup code does not load it.
+              { name: 'react', test: /[\\/]node_modules[\\/](?:react|scheduler)[\\/]/ },
+              // The code two or more islands share: what `/`'s first view runs.
+              { name: 'lookup', test: (id) => SHARED_ISLAND_CODE.test(id) && !NOT_ON_HOME.test(id), minShareCount: 2 },
+              // What `/` runs when its cards are scrolled to or a tab is opened, in one chunk.
+              { name: 'lookup-below', test: BELOW_THE_FOLD },
+            ],
+          },
         },
       },
     },

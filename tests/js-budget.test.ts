@@ -2,7 +2,8 @@
  * Size budget of `/` (STYLE.md: budgets checked by a test): the JavaScript the built page
  * loads without a click — its module scripts, the components and renderers of every island
  * outside the tab panels that start hidden, and everything they import statically — is at
- * most 100 KB gzip, and holds no Leaflet (which loads only with the map). The hidden tabs'
+ * most 100 KB gzip, and holds no Leaflet (which loads only with the map) and no zod (the
+ * browser checks answers with src/lib/answer-guards.ts). The hidden tabs'
  * islands hydrate when their tab is first shown (`client:visible`); what they add is counted
  * in the browser by tests/e2e/script-budget.test.ts. The islands' texts, a chunk of data the
  * page loads with them, have a budget of their own: 8 KB. Needs a build (`npm run build`).
@@ -39,7 +40,7 @@ function staticClosure(entries: string[]): Map<string, string> {
   return files;
 }
 
-it('ships at most 100 KB of gzipped JavaScript on / without a click, and no Leaflet', async () => {
+it('ships at most 100 KB of gzipped JavaScript on / without a click, no Leaflet and no zod', async () => {
   const html = await (await fetch(`${server.url}/`)).text();
   // The tab panels follow one another; a hidden one's islands are not loaded without a click.
   const parts = html.split(/(?=<div[^>]*\brole="tabpanel")/);
@@ -72,7 +73,11 @@ it('ships at most 100 KB of gzipped JavaScript on / without a click, and no Leaf
   }
   // The map's chunk exists and is reached only through a dynamic import, from the map tab's island.
   const everyIsland = staticClosure([...new Set([...html.matchAll(/component-url="([^"]+)"/g)].map((m) => m[1]!))]);
-  for (const [url, source] of everyIsland) expect(source, url).not.toContain('_leaflet_id');
+  for (const [url, source] of everyIsland) {
+    expect(source, url).not.toContain('_leaflet_id');
+    // zod's schemas keep their state under `_zod`; an island's chunk holding it ships zod.
+    expect(source, url).not.toContain('_zod');
+  }
   const lazy = [...everyIsland.values()].join('\n').match(/import\(\s*[`"']([^`"']*leaflet-map[^`"']*\.js)[`"']\s*\)/);
   expect(lazy, 'the map island imports its Leaflet chunk dynamically').not.toBeNull();
 });

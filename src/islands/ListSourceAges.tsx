@@ -6,7 +6,8 @@
  */
 import { useEffect, useState } from 'react';
 import { ageText } from '../lib/data-age.ts';
-import { DataSourcesSchema, type DataSource } from '../lib/data-sources.ts';
+import type { DataSource } from '../lib/data-sources.ts';
+import { isDataSources } from '../lib/answer-guards.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { fetchJson } from '../stores/api-fetch.ts';
 
@@ -24,7 +25,7 @@ export default function ListSourceAges({ sources, text }: Props) {
   const [state, setState] = useState<State>({ status: 'loading' });
   useEffect(() => {
     let live = true;
-    void fetchJson('/api/data-sources', DataSourcesSchema).then((answer) => {
+    void fetchJson('/api/data-sources', isDataSources).then((answer) => {
       if (!live) return;
       setState(answer.ok ? { status: 'loaded', byId: new Map(answer.data.sources.map((s) => [s.id, s])), now: Date.now() } : { status: 'unavailable' });
     });

@@ -5,7 +5,8 @@
  * into view; nothing is shown as a figure before the answer comes.
  */
 import { useEffect, useState } from 'react';
-import { DashboardSchema, type Dashboard } from '../lib/analytics.ts';
+import type { Dashboard } from '../lib/analytics.ts';
+import { isDashboard } from '../lib/answer-guards.ts';
 import { fetchJson } from '../stores/api-fetch.ts';
 import { AccuracyTable } from './analytics/AccuracyTable.tsx';
 import type { AnalyticsText } from './analytics/text.ts';
@@ -24,7 +25,7 @@ export default function SelfReportedAccuracy({ text, copy }: Props) {
   const [state, setState] = useState<State>({ status: 'loading' });
   useEffect(() => {
     let live = true;
-    void fetchJson('/api/analytics?period=30d', DashboardSchema, { cache: 'no-store' }).then((answer) => {
+    void fetchJson('/api/analytics?period=30d', isDashboard, { cache: 'no-store' }).then((answer) => {
       if (live) setState(answer.ok ? { status: 'loaded', accuracy: answer.data.accuracy } : { status: 'unavailable' });
     });
     return () => { live = false; };

@@ -126,9 +126,9 @@ export const DashboardSchema = z.object({
   countries: z.array(z.object({ code: z.string(), name: z.string(), lookups: z.number(), share: z.number() })),
   /** One entry per unit of the period, oldest first. */
   activity: z.array(z.object({ start: z.string(), lookups: z.number() })),
-  accuracy: z.object({
-    ...AccuracyGroupSchema.shape,
-    byNetworkType: z.array(z.object({ networkType: z.string(), ...AccuracyGroupSchema.shape })),
+  // z.extend, not a spread of `.shape`: a bundler keeps a spread (it may run getters), and zod with it.
+  accuracy: z.extend(AccuracyGroupSchema, {
+    byNetworkType: z.array(z.extend(AccuracyGroupSchema, { networkType: z.string() })),
   }),
   /** The 10 most recent lookups; null when this caller may not see them. */
   recent: z.nullable(z.array(RecentLookupSchema)),

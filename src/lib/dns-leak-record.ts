@@ -12,8 +12,7 @@ export const DNS_LEAK_TOKEN = /^[0-9a-f]{32}$/;
 
 /**
  * The answer of POST /api/dns-leak: 6 names, or 36 with `?extended=1`, valid for `expires_in`
- * seconds. (The token's form is checked by the store against DNS_LEAK_TOKEN: a zod check
- * the page's other schemas do not use would add to the code `/` loads.)
+ * seconds. (The token's form is checked by the store against DNS_LEAK_TOKEN.)
  */
 export const DnsLeakStartSchema = z.object({
   token: z.string(),

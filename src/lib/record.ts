@@ -1,6 +1,7 @@
 /**
  * The lookup record and the API's request/response shapes: one definition shared by the
- * server (which builds them) and the islands (which validate what they fetch).
+ * server (which builds them) and the islands (which validate what they fetch with
+ * src/lib/answer-guards.ts, held to these schemas by its test).
  * Field names are the API's contract (README, "From the command line and from code").
  */
 import * as z from 'zod/mini';
@@ -106,10 +107,14 @@ export const IpInfoSchema = z.object({
 });
 export type IpInfo = z.infer<typeof IpInfoSchema>;
 
+export const BROWSERS = ['Chrome', 'Firefox', 'Safari', 'Edge', 'Opera', 'Unknown'] as const;
+export const OPERATING_SYSTEMS = ['Windows', 'macOS', 'Linux', 'Android', 'iOS', 'Unknown'] as const;
+export const DEVICE_KINDS = ['Desktop', 'Mobile', 'Tablet'] as const;
+
 export const DeviceInfoSchema = z.object({
-  browser: z.enum(['Chrome', 'Firefox', 'Safari', 'Edge', 'Opera', 'Unknown']),
-  os: z.enum(['Windows', 'macOS', 'Linux', 'Android', 'iOS', 'Unknown']),
-  device: z.enum(['Desktop', 'Mobile', 'Tablet']),
+  browser: z.enum(BROWSERS),
+  os: z.enum(OPERATING_SYSTEMS),
+  device: z.enum(DEVICE_KINDS),
   userAgent: z.string(),
   /** True when the User-Agent is a known crawler or command-line client. */
   bot: z.boolean(),

@@ -4,7 +4,8 @@
  * answer is validated against the API's schema; a failure leaves the tab's empty state.
  */
 import { atom } from 'nanostores';
-import { DEFAULT_PERIOD, DashboardSchema, type Dashboard, type Period } from '../lib/analytics.ts';
+import { DEFAULT_PERIOD, type Dashboard, type Period } from '../lib/analytics.ts';
+import { isDashboard } from '../lib/answer-guards.ts';
 import { fetchJson, latestWins } from './api-fetch.ts';
 
 export type AnalyticsState =
@@ -21,7 +22,7 @@ const requests = latestWins();
 export async function loadAnalytics(period: Period): Promise<void> {
   const current = requests.next();
   $analytics.set({ status: 'loading', period });
-  const answer = await fetchJson(`/api/analytics?period=${period}`, DashboardSchema, { cache: 'no-store' });
+  const answer = await fetchJson(`/api/analytics?period=${period}`, isDashboard, { cache: 'no-store' });
   if (!current()) return;
   $analytics.set(answer.ok ? { status: 'loaded', period, data: answer.data } : { status: 'failed', period });
 }

@@ -1,9 +1,10 @@
 /**
  * Requests to our own API from the browser, with every answer validated: a typed value,
  * or a failure the island can word (the API's own message, the network, a malformed reply).
+ * The checks are src/lib/answer-guards.ts's, which leave zod out of the page.
  */
-import type * as z from 'zod/mini';
-import { ApiErrorSchema } from '../lib/record.ts';
+import { isApiError } from '../lib/answer-guards.ts';
+import type { Guard } from '../lib/guard.ts';
 
 /** Why a request did not give the expected data. */
 export type ApiFailure =
@@ -17,14 +18,14 @@ const NETWORK: ApiResult<never> = { ok: false, failure: { kind: 'network' } };
 const INVALID: ApiResult<never> = { ok: false, failure: { kind: 'invalid' } };
 
 async function failureOf(res: Response): Promise<ApiResult<never>> {
-  const parsed = ApiErrorSchema.safeParse(await res.json().catch(() => null));
-  if (!parsed.success) return INVALID;
-  const { code, message } = parsed.data.error;
+  const body: unknown = await res.json().catch(() => null);
+  if (!isApiError(body)) return INVALID;
+  const { code, message } = body.error;
   return { ok: false, failure: { kind: 'api', status: res.status, code, message } };
 }
 
-/** Fetches JSON and checks it against `schema`; a 4xx/5xx body is read as the API's error shape. */
-export async function fetchJson<T>(url: string, schema: z.ZodMiniType<T>, init: RequestInit = {}): Promise<ApiResult<T>> {
+/** Fetches JSON and checks it with `guard`; a 4xx/5xx body is read as the API's error shape. */
+export async function fetchJson<T>(url: string, guard: Guard<T>, init: RequestInit = {}): Promise<ApiResult<T>> {
   let res: Response;
   try {
     res = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
@@ -32,8 +33,8 @@ export async function fetchJson<T>(url: string, schema: z.ZodMiniType<T>, init: 
     return NETWORK;
   }
   if (!res.ok) return failureOf(res);
-  const parsed = schema.safeParse(await res.json().catch(() => undefined));
-  return parsed.success ? { ok: true, data: parsed.data } : INVALID;
+  const body: unknown = await res.json().catch(() => undefined);
+  return guard(body) ? { ok: true, data: body } : INVALID;
 }
 
 /** Fetches a text body (CSV, plain-text endpoints); errors are read as the API's error shape. */

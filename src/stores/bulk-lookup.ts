@@ -4,7 +4,8 @@
  * parsed list, and the CSV comes from the API's own CSV export of the same list.
  */
 import { atom, computed } from 'nanostores';
-import { BulkResponseSchema, parseBulkInput, type BulkResponse } from '../lib/bulk.ts';
+import { parseBulkInput, type BulkResponse } from '../lib/bulk.ts';
+import { isBulkResponse } from '../lib/answer-guards.ts';
 import { fetchJson, fetchText, latestWins, type ApiFailure, type ApiResult } from './api-fetch.ts';
 
 export type BulkLookupState =
@@ -35,7 +36,7 @@ export async function runBulkLookup(): Promise<void> {
   const current = requests.next();
   $bulkLookup.set({ status: 'loading' });
   const { url, ...init } = post(ips);
-  const answer = await fetchJson(url, BulkResponseSchema, init);
+  const answer = await fetchJson(url, isBulkResponse, init);
   if (!current()) return;
   $bulkLookup.set(answer.ok ? { status: 'done', ips, response: answer.data } : { status: 'failed', failure: answer.failure });
 }

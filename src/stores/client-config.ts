@@ -3,7 +3,8 @@
  * prerendered pages load them once from GET /api/config.
  */
 import { atom } from 'nanostores';
-import { ClientConfigSchema, type ClientConfig } from '../lib/client-config.ts';
+import type { ClientConfig } from '../lib/client-config.ts';
+import { isClientConfig } from '../lib/answer-guards.ts';
 import { fetchJson } from './api-fetch.ts';
 
 export const $clientConfig = atom<ClientConfig | null>(null);
@@ -17,7 +18,7 @@ export function ensureClientConfig(initial?: ClientConfig): Promise<void> {
     $clientConfig.set(initial);
     return Promise.resolve();
   }
-  loading ??= fetchJson('/api/config', ClientConfigSchema).then((result) => {
+  loading ??= fetchJson('/api/config', isClientConfig).then((result) => {
     if (result.ok) $clientConfig.set(result.data);
     else loading = null;
   });

@@ -5,7 +5,8 @@
  * far off the IP-based place was (the server decides; it records nothing under GPC/DNT).
  */
 import { atom } from 'nanostores';
-import { PlaceCorrectionSchema, type PlaceCorrection } from '../lib/verification.ts';
+import type { PlaceCorrection } from '../lib/verification.ts';
+import { isPlaceCorrection } from '../lib/answer-guards.ts';
 
 const STORAGE_KEY = 'whatismyip:correction';
 export const CORRECTIONS_URL = '/api/corrections';
@@ -20,8 +21,8 @@ export function restoreCorrection(): void {
   if (restored) return;
   restored = true;
   try {
-    const parsed = PlaceCorrectionSchema.safeParse(JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null'));
-    if (parsed.success) $correction.set(parsed.data);
+    const stored: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
+    if (isPlaceCorrection(stored)) $correction.set(stored);
   } catch { /* no storage, or not JSON: no correction */ }
 }
 

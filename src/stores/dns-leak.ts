@@ -13,8 +13,9 @@
  * cannot be given a deadline.
  */
 import { atom } from 'nanostores';
-import type * as z from 'zod/mini';
-import { DNS_LEAK_TOKEN, DnsLeakResultSchema, DnsLeakStartSchema, type DnsLeakResult } from '../lib/dns-leak-record.ts';
+import { DNS_LEAK_TOKEN, type DnsLeakResult } from '../lib/dns-leak-record.ts';
+import { isDnsLeakResult, isDnsLeakStart } from '../lib/answer-guards.ts';
+import type { Guard } from '../lib/guard.ts';
 import { fetchJson, latestWins, type ApiFailure, type ApiResult } from './api-fetch.ts';
 
 export const DNS_LEAK_URL = '/api/dns-leak';
@@ -56,9 +57,9 @@ const loadName: NameLoader = async (name) => {
 };
 
 /** fetchJson with a deadline: a request that does not answer in time is a `timeout`, not a network failure. */
-async function request<T>(url: string, schema: z.ZodMiniType<T>, init: RequestInit = {}): Promise<ApiResult<T> | { ok: false; failure: { kind: 'timeout' } }> {
+async function request<T>(url: string, guard: Guard<T>, init: RequestInit = {}): Promise<ApiResult<T> | { ok: false; failure: { kind: 'timeout' } }> {
   const { signal, clear } = deadline(DNS_LEAK_REQUEST_MS);
-  const answer = await fetchJson(url, schema, { ...init, signal });
+  const answer = await fetchJson(url, guard, { ...init, signal });
   clear();
   return !answer.ok && signal.aborted ? { ok: false, failure: { kind: 'timeout' } } : answer;
 }
@@ -74,7 +75,7 @@ const runs = latestWins();
 export async function startDnsLeakTest({ extended = false, load = loadName }: { extended?: boolean; load?: NameLoader } = {}): Promise<void> {
   const isCurrent = runs.next();
   $dnsLeak.set({ status: 'running', result: null });
-  const started = await request(`${DNS_LEAK_URL}${extended ? '?extended=1' : ''}`, DnsLeakStartSchema, { method: 'POST' });
+  const started = await request(`${DNS_LEAK_URL}${extended ? '?extended=1' : ''}`, isDnsLeakStart, { method: 'POST' });
   if (!isCurrent()) return;
   if (!started.ok) return $dnsLeak.set({ status: 'failed', failure: started.failure });
   const { token, names } = started.data;
@@ -85,7 +86,7 @@ export async function startDnsLeakTest({ extended = false, load = loadName }: { 
   for (;;) {
     await wait(DNS_LEAK_POLL_MS);
     if (!isCurrent()) return;
-    const polled = await request(`${DNS_LEAK_URL}/${token}`, DnsLeakResultSchema);
+    const polled = await request(`${DNS_LEAK_URL}/${token}`, isDnsLeakResult);
     if (!isCurrent()) return;
     if (!polled.ok) return $dnsLeak.set({ status: 'failed', failure: polled.failure });
     const result = polled.data;

@@ -8,7 +8,8 @@
  */
 import { atom } from 'nanostores';
 import { parseAsNumber } from '../lib/asn.ts';
-import { LookupResponseSchema, type IpInfo } from '../lib/record.ts';
+import type { IpInfo } from '../lib/record.ts';
+import { isLookupResponse } from '../lib/answer-guards.ts';
 import { sameNetwork, type Network } from '../lib/webrtc-leak.ts';
 import { fetchJson } from './api-fetch.ts';
 import { $ipFamilies, startFamilyCheck, type FamilyCheck } from './ip-families.ts';
@@ -29,7 +30,7 @@ const networkOf = (info: Pick<IpInfo, 'asn' | 'asn_org'>): Network | null => {
 /** Whether an echoed address is of another network than the page's (its lookup failing counts: nothing shows it is theirs). */
 async function leaks(ip: string, page: PageAddress): Promise<boolean> {
   if (ip === page.ip) return false;
-  const answer = await fetchJson(`/api/lookup/${encodeURIComponent(ip)}`, LookupResponseSchema);
+  const answer = await fetchJson(`/api/lookup/${encodeURIComponent(ip)}`, isLookupResponse);
   return !sameNetwork(networkOf(page), answer.ok ? networkOf(answer.data.data) : null);
 }
 

@@ -5,7 +5,8 @@
  * so filling the name in counts no second lookup.
  */
 import { map } from 'nanostores';
-import { HostnameSchema, type HostnameRecord } from '../lib/record.ts';
+import type { HostnameRecord } from '../lib/record.ts';
+import { isHostnameRecord } from '../lib/answer-guards.ts';
 import { fetchJson } from './api-fetch.ts';
 
 export const $hostnames = map<Record<string, HostnameRecord | undefined>>({});
@@ -16,6 +17,6 @@ const asked = new Set<string>();
 export async function ensureHostname(ip: string): Promise<void> {
   if (asked.has(ip)) return;
   asked.add(ip);
-  const result = await fetchJson(`/hostname?ip=${encodeURIComponent(ip)}`, HostnameSchema, { cache: 'no-store' });
+  const result = await fetchJson(`/hostname?ip=${encodeURIComponent(ip)}`, isHostnameRecord, { cache: 'no-store' });
   $hostnames.setKey(ip, result.ok ? result.data : { ip, hostname: null, hostname_confirmed: false });
 }

@@ -3,7 +3,8 @@
  * after a newer request started is dropped, so the card always matches the last submit.
  */
 import { atom } from 'nanostores';
-import { LookupResponseSchema, type LookupResponse } from '../lib/record.ts';
+import type { LookupResponse } from '../lib/record.ts';
+import { isLookupResponse } from '../lib/answer-guards.ts';
 import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 
 export type IpLookupState =
@@ -21,7 +22,7 @@ export async function lookupIp(query: string): Promise<void> {
   const current = requests.next();
   const ip = query.trim();
   $ipLookup.set({ status: 'loading', query: ip });
-  const answer = await fetchJson(`/api/lookup/${encodeURIComponent(ip)}`, LookupResponseSchema);
+  const answer = await fetchJson(`/api/lookup/${encodeURIComponent(ip)}`, isLookupResponse);
   if (!current()) return;
   $ipLookup.set(answer.ok
     ? { status: 'done', query: ip, result: answer.data }

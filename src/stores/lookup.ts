@@ -5,7 +5,8 @@
  * POST /api/lookup. Every response is validated and its round trip measured.
  */
 import { atom, map } from 'nanostores';
-import { LookupResponseSchema, type LookupRequest, type LookupResponse } from '../lib/record.ts';
+import type { LookupRequest, LookupResponse } from '../lib/record.ts';
+import { isLookupResponse } from '../lib/answer-guards.ts';
 import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 import { roundTripMs } from '../lib/round-trip.ts';
 
@@ -54,7 +55,7 @@ function describeFailure(failure: ApiFailure): string {
 
 async function request(init: RequestInit = {}): Promise<LookupResponse> {
   const url = new URL(LOOKUP_URL, location.href).href;
-  const result = await fetchJson(url, LookupResponseSchema, { ...init, cache: 'no-store' });
+  const result = await fetchJson(url, isLookupResponse, { ...init, cache: 'no-store' });
   if (!result.ok) throw new Error(describeFailure(result.failure));
   const rtt = await measureRoundTrip(url);
   return { ...result.data, data: { ...result.data.data, rtt_ms: rtt ?? result.data.data.rtt_ms } };

@@ -3,7 +3,8 @@
  * after a newer check started is dropped, so the result always matches the last port asked.
  */
 import { atom } from 'nanostores';
-import { PortCheckSchema, type PortCheck } from '../lib/record.ts';
+import type { PortCheck } from '../lib/record.ts';
+import { isPortCheck } from '../lib/answer-guards.ts';
 import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 
 export type PortCheckState =
@@ -21,7 +22,7 @@ export async function checkPort(port: string): Promise<void> {
   const current = checks.next();
   const asked = port.trim();
   $portCheck.set({ status: 'checking', port: asked });
-  const answer = await fetchJson(`/port/${encodeURIComponent(asked)}`, PortCheckSchema, { cache: 'no-store' });
+  const answer = await fetchJson(`/port/${encodeURIComponent(asked)}`, isPortCheck, { cache: 'no-store' });
   if (!current()) return;
   $portCheck.set(answer.ok ? { status: 'done', result: answer.data } : { status: 'failed', port: asked, failure: answer.failure });
 }

@@ -1,7 +1,7 @@
 /** What the small stores send: the lookup tool's trimmed address, fetchJson's and fetchText's headers and failures, the family check's single run. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
 import { apiError, stubFetch } from '../../tests/support/fetch-stub.ts';
+import { isNumber, object } from '../lib/guard.ts';
 import { fetchJson, fetchText } from './api-fetch.ts';
 
 afterEach(() => { vi.unstubAllGlobals(); });
@@ -9,11 +9,22 @@ afterEach(() => { vi.unstubAllGlobals(); });
 describe('fetchJson and fetchText', () => {
   it('asks for JSON, keeping the caller\'s headers', async () => {
     const fetch = stubFetch();
-    const result = fetchJson('/x', z.object({ a: z.number() }), { headers: { 'x-extra': '1' } });
+    const result = fetchJson('/x', object<{ a: number }>({ a: isNumber }), { headers: { 'x-extra': '1' } });
     const headers = new Headers(fetch.requests[0]!.init?.headers);
     expect([headers.get('accept'), headers.get('x-extra')]).toEqual(['application/json', '1']);
     fetch.requests[0]!.answer(Response.json({ a: 1 }));
     expect(await result).toEqual({ ok: true, data: { a: 1 } });
+  });
+
+  it.each([
+    { name: 'the expected shape: the data', body: { a: 1 }, result: { ok: true, data: { a: 1 } } },
+    { name: 'another shape: unreadable', body: { a: '1' }, result: { ok: false, failure: { kind: 'invalid' } } },
+    { name: 'no JSON at all: unreadable', body: undefined, result: { ok: false, failure: { kind: 'invalid' } } },
+  ])('checks a JSON answer with its guard: $name', async ({ body, result }) => {
+    const fetch = stubFetch();
+    const answer = fetchJson('/x', object<{ a: number }>({ a: isNumber }));
+    fetch.requests[0]!.answer(body === undefined ? new Response('<html>') : Response.json(body));
+    expect(await answer).toEqual(result);
   });
 
   it.each([

@@ -6,7 +6,8 @@
  * When the search fails, its one fallback candidate is offered as unverified.
  */
 import { map } from 'nanostores';
-import { CITY_LIMIT_DEFAULT, CITY_QUERY_MIN, CitySearchResponseSchema, fallbackCandidate, queryLength, type CityCandidate } from '../lib/city-search.ts';
+import { CITY_LIMIT_DEFAULT, CITY_QUERY_MIN, fallbackCandidate, queryLength, type CityCandidate } from '../lib/city-search.ts';
+import { isCitySearchResponse } from '../lib/answer-guards.ts';
 import { correctionFrom } from '../lib/verification.ts';
 import { fetchJson, latestWins, type Ticket } from './api-fetch.ts';
 import { saveCorrection, undoCorrection } from './correction.ts';
@@ -67,7 +68,7 @@ export function closeSearch(): void {
 async function search(query: string, isCurrent: Ticket): Promise<void> {
   inFlight = new AbortController();
   const url = `${CITIES_URL}?${new URLSearchParams({ q: query.trim(), limit: String(CITY_LIMIT_DEFAULT) })}`;
-  const answer = await fetchJson(url, CitySearchResponseSchema, { signal: inFlight.signal });
+  const answer = await fetchJson(url, isCitySearchResponse, { signal: inFlight.signal });
   if (!isCurrent()) return; // a newer query (or leaving the search) made this answer stale
   inFlight = undefined;
   const unverified = !answer.ok;
