@@ -17,7 +17,9 @@
 // (survived, no coverage); compile and runtime errors and ignored mutants are left out.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { matchesGlob } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import strykerConfig from '../mutation/stryker.config.mjs';
 
 const REPORT = 'reports/mutation/mutation.json';
 const EQUIVALENT = 'mutation/equivalent.md';
@@ -34,6 +36,20 @@ const TARGETS = [
 ];
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+/**
+ * Whether the config's `mutate` globs take in a file, read in order as Stryker reads them (a
+ * `!` glob takes out what the globs before it took in). Stryker's report carries over the
+ * record's results of files since taken out of `mutate`: they are neither scored nor listed.
+ */
+function mutated(file) {
+  let taken = false;
+  for (const glob of strykerConfig.mutate) {
+    if (glob.startsWith('!')) taken &&= !matchesGlob(file, glob.slice(1));
+    else taken ||= matchesGlob(file, glob);
+  }
+  return taken;
+}
 
 const squash = (text) => text.replace(/\s+/g, ' ').trim();
 
@@ -89,6 +105,7 @@ if (missing.length > 0 && !process.argv.includes('--score-only')) {
 /** The record as committed: compact JSON, gzip, no per-mutant messages (the reuse reads status, coverage and location). */
 function packRecord() {
   const record = JSON.parse(readFileSync(WORKING_RECORD, 'utf8'));
+  for (const name of Object.keys(record.files)) if (!mutated(name)) delete record.files[name];
   for (const file of Object.values(record.files)) for (const mutant of file.mutants) delete mutant.statusReason;
   writeFileSync(RECORD, gzipSync(JSON.stringify(record), { level: 9 }));
   console.log(`recorded ${RECORD} (${Math.round(readFileSync(RECORD).length / 1024)} KB): commit it with the change`);
@@ -116,6 +133,7 @@ const equivalents = existsSync(EQUIVALENT) ? readEquivalents(readFileSync(EQUIVA
 const perFile = [];
 const unexplained = [];
 for (const [file, { source, mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+  if (!mutated(file)) continue;
   let detected = 0;
   let undetected = 0;
   let explained = 0;
