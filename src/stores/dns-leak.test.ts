@@ -1,4 +1,4 @@
-/** $dnsLeak against a stand-in API on a fake clock: the polling, its window, each failure, and overlapping runs. */
+/** $dnsLeak against a stand-in API on a fake clock: the polling, its window, each failure, overlapping runs, and the default name loader. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DnsLeakResult, DnsResolver } from '../lib/dns-leak-record.ts';
 import { $dnsLeak, DNS_LEAK_POLL_MS, DNS_LEAK_REQUEST_MS, DNS_LEAK_WINDOW_MS, startDnsLeakTest } from './dns-leak.ts';
