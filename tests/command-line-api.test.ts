@@ -178,6 +178,13 @@ describe('one field per endpoint', () => {
     expect(JSON.parse(again.body).location_source).toBe('ip');
   });
 
+  it('answers a field, not the record the /json memo keeps for the same address', async () => {
+    await text('/json?ip=8.8.8.8');
+    await text('/json?ip=8.8.8.8');
+    const { res, body } = await text('/country?ip=8.8.8.8');
+    expect([res.headers.get('content-type'), body]).toEqual(['text/plain; charset=utf-8', 'United States\n']);
+  });
+
   it('times a memo answer by the time the memo took', async () => {
     await text('/json?ip=8.8.4.4');
     await text('/json?ip=8.8.4.4');

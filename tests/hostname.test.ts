@@ -34,6 +34,8 @@ describe('hostname in /json', () => {
     [UNCONFIRMED, 'liar.example.test', false],
     [NONE, null, false],
     [HOSTILE, null, false],
+    // A special-purpose address is never asked nor cached: the memo's answer waits for the lookup.
+    ['10.0.0.1', null, false],
   ])('/json?ip=%s gives hostname %j, confirmed %j, the first ask and from the memo alike', async (ip, hostname, confirmed) => {
     for (let i = 0; i < 3; i++) {
       const { body } = await getJson(`/json?ip=${ip}`);

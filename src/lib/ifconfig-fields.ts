@@ -75,7 +75,7 @@ export function ifconfigUserAgent(raw: string | null | undefined): IfconfigUserA
   const slash = raw.indexOf('/');
   let product: string;
   let version = '';
-  let comment = '';
+  let comment: string;
   if (slash >= 0) {
     product = raw.slice(0, slash);
     const rest = raw.slice(slash + 1);
@@ -97,7 +97,8 @@ export function ifconfigUserAgent(raw: string | null | undefined): IfconfigUserA
   return ua;
 }
 
-const known = (value: string): string | undefined => (value === UNKNOWN || value === '' ? undefined : value);
+// An empty text is left out by the callers' truthiness checks, as 'Unknown' is here.
+const known = (value: string): string | undefined => (value === UNKNOWN ? undefined : value);
 
 /** The address's ifconfig.co fields from our record; unknown values are left out, as ifconfig.co leaves them. */
 export function ifconfigFields(record: IpInfo): IfconfigFields {

@@ -23,6 +23,8 @@ describe('dnsLeakState', () => {
     ['not tested before the visitor starts it', 'dns.example.com', 'idle', null, 'not-tested'],
     ['testing while it runs', 'dns.example.com', 'running', null, 'testing'],
     ['not tested when it failed', 'dns.example.com', 'failed', null, 'not-tested'],
+    ['not tested when it failed, even with a verdict of an earlier run', 'dns.example.com', 'failed', 'leak', 'not-tested'],
+    ['not tested before a new run starts, even with a verdict of an earlier one', 'dns.example.com', 'idle', 'no_leak', 'not-tested'],
     ['not tested when done without a verdict', 'dns.example.com', 'done', null, 'not-tested'],
     ['no leak from the verdict no_leak', 'dns.example.com', 'done', 'no_leak', 'no-leak'],
     ['a leak from the verdict leak', 'dns.example.com', 'done', 'leak', 'leak'],

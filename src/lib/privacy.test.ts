@@ -81,6 +81,8 @@ describe('privacyOf: a fetched list names its source and its age', () => {
       "Not in the Tor Project's list of exit relays (the Tor Project's exit list, fetched just now)."],
     ['Relay, listed with its place', { lists: { ...allLoaded, relay: fetched(true, "Apple's egress ranges", 3 * 3_600_000, 'London, GB') } }, 'relay',
       "In Apple's iCloud Private Relay egress ranges for users near London, GB (Apple's egress ranges, fetched 3 hours ago): Safari traffic of an iCloud+ subscriber leaves Apple's relay here."],
+    ['Relay, listed without a place', { lists: { ...allLoaded, relay: fetched(true, "Apple's egress ranges", 3 * 3_600_000) } }, 'relay',
+      "In Apple's iCloud Private Relay egress ranges (Apple's egress ranges, fetched 3 hours ago): Safari traffic of an iCloud+ subscriber leaves Apple's relay here."],
     ['Relay, not listed', { lists: { ...allLoaded, relay: fetched(false, "Apple's egress ranges", 2 * 86_400_000) } }, 'relay',
       "Not in Apple's iCloud Private Relay egress ranges (Apple's egress ranges, fetched 2 days ago)."],
     ['VPN, listed', { lists: { ...allLoaded, vpn: fetched(true, "X4BNet's VPN list", 60_000) } }, 'vpn',

@@ -86,3 +86,21 @@ describe('ApiErrorSchema', () => {
     expect(ApiErrorSchema.safeParse(body).success).toBe(accepted);
   });
 });
+
+describe('PortCheckSchema (what the port-check store reads from /port/{n})', () => {
+  const answer = { ip: '203.0.113.9', port: 22, reachable: true };
+  it.each<[string, Record<string, unknown>, boolean]>([
+    ['the whole answer', answer, true],
+    ['no address', { port: 22, reachable: true }, false],
+    ['the port as text', { ...answer, port: '22' }, false],
+    ['no verdict', { ip: '203.0.113.9', port: 22 }, false],
+    ['the verdict as text', { ...answer, reachable: 'yes' }, false],
+  ])('for %s: accepted %s', async (_, body, accepted) => {
+    const { PortCheckSchema } = await freshRecord();
+    expect(PortCheckSchema.safeParse(body).success).toBe(accepted);
+  });
+  it('keeps every field it reads', async () => {
+    const { PortCheckSchema } = await freshRecord();
+    expect(PortCheckSchema.parse(answer)).toEqual(answer);
+  });
+});

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fallbackCandidate, queryLength } from './city-search.ts';
 import type { LookupResponse } from './record.ts';
 import { applyCorrection, candidateLine, correctionFrom, PlaceCorrectionSchema, verificationBadge, type PlaceCorrection } from './verification.ts';
@@ -95,6 +95,14 @@ describe('applyCorrection', () => {
   it("'Unknown Region' is shown as the record's Unknown", () => {
     const shown = applyCorrection(record, correctionFrom('203.0.113.9', { ...munich, region: 'Unknown Region' }, true)).data;
     expect(shown.region).toBe('Unknown');
+  });
+  it("writes the record's 'Unknown' for what a correction drops (a fresh copy: the word is set when the module loads)", async () => {
+    vi.resetModules();
+    const fresh = await import('./verification.ts');
+    const verified = fresh.applyCorrection(record, fresh.correctionFrom('203.0.113.9', { ...munich, region: 'Unknown Region' }, true)).data;
+    expect([verified.region, verified.postal]).toEqual(['Unknown', 'Unknown']);
+    const unverified = fresh.applyCorrection(record, fresh.correctionFrom('203.0.113.9', fallbackCandidate('Ulm', false), false)).data;
+    expect([unverified.region, unverified.postal]).toEqual(['Unknown', 'Unknown']);
   });
   it('a correction of another address changes nothing', () => {
     const other: PlaceCorrection = correctionFrom('203.0.113.10', munich, true);

@@ -25,6 +25,13 @@ describe('the bulk lookup', () => {
     expect($bulkLookup.get().status).toBe(sent ? 'loading' : 'idle');
   });
 
+  it('starts with nothing pasted, so a submit sends nothing', async () => {
+    const { fetch, $bulkText, $bulkInput, runBulkLookup } = await bulk();
+    expect([$bulkText.get(), $bulkInput.get().ips]).toEqual(['', []]);
+    await runBulkLookup();
+    expect(fetch.requests).toEqual([]);
+  });
+
   it('posts the parsed list as JSON', async () => {
     const { fetch, $bulkText, runBulkLookup } = await bulk();
     $bulkText.set('8.8.8.8\n1.1.1.1');
@@ -66,6 +73,8 @@ describe('the analytics tab', () => {
     { name: 'one correction', lookups: 0, corrections: 1, has: true },
     { name: 'a correction without a lookup figure', lookups: null, corrections: 1, has: true },
   ])('hasData: $name', async ({ lookups, corrections, has }) => {
+    // A fresh copy: hasData is made when the module loads.
+    vi.resetModules();
     const { hasData } = await import('./analytics.ts');
     expect(hasData({ lookups: { value: lookups }, accuracy: { corrections } } as unknown as Dashboard)).toBe(has);
   });

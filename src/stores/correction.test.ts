@@ -6,14 +6,17 @@ afterEach(() => { vi.unstubAllGlobals(); });
 
 const CHOICE = { ip: '192.0.2.1', city: 'Berlin', region: 'Berlin', country: 'Germany', country_code: 'DE', latitude: 52.52, longitude: 13.4, verified: true, population: 3_600_000 };
 
-/** A localStorage holding `stored` under the store's key; `broken` makes every call throw (storage off). */
-async function fresh(stored: string | null = null, broken = false) {
+/**
+ * A localStorage holding `stored` under the store's key; `broken` makes every call throw
+ * (storage off), `full` only writing (over its quota).
+ */
+async function fresh(stored: string | null = null, broken = false, full = false) {
   const items = new Map<string, string>();
   if (stored !== null) items.set('whatismyip:correction', stored);
   const fail = () => { throw new Error('storage is off'); };
   vi.stubGlobal('localStorage', {
     getItem: (k: string) => (broken ? fail() : items.get(k) ?? null),
-    setItem: (k: string, v: string) => (broken ? fail() : void items.set(k, v)),
+    setItem: (k: string, v: string) => (broken || full ? fail() : void items.set(k, v)),
     removeItem: (k: string) => (broken ? fail() : void items.delete(k)),
   });
   const fetch = stubFetch();
@@ -49,16 +52,23 @@ describe('restoreCorrection', () => {
     restoreCorrection();
     expect($correction.get()?.city).toBe('Berlin');
   });
+
+  it('does not bring back an older stored choice when the new one could not be stored (storage full)', async () => {
+    const { $correction, restoreCorrection, saveCorrection } = await fresh(JSON.stringify({ ...CHOICE, city: 'Old' }), false, true);
+    saveCorrection({ ...CHOICE, verified: false });
+    restoreCorrection();
+    expect($correction.get()?.city).toBe('Berlin');
+  });
 });
 
 describe('saveCorrection and undoCorrection', () => {
   it('keeps a verified choice, reports only its coordinates, and undo removes it', async () => {
-    const { $correction, saveCorrection, undoCorrection, items, fetch, CORRECTIONS_URL } = await fresh();
+    const { $correction, saveCorrection, undoCorrection, items, fetch } = await fresh();
     saveCorrection(CHOICE);
     expect($correction.get()).toEqual(CHOICE);
     expect(JSON.parse(items.get('whatismyip:correction')!)).toEqual(CHOICE);
     expect(fetch.requests.map((r) => [r.url, r.init?.method, new Headers(r.init?.headers).get('content-type'), JSON.parse(String(r.init?.body))]))
-      .toEqual([[CORRECTIONS_URL, 'POST', 'application/json', { latitude: 52.52, longitude: 13.4 }]]);
+      .toEqual([['/api/corrections', 'POST', 'application/json', { latitude: 52.52, longitude: 13.4 }]]);
     fetch.requests[0]!.fail();
     undoCorrection();
     expect($correction.get()).toBeNull();

@@ -1,4 +1,4 @@
-/** $dnsLeak against a stand-in API on a fake clock: the polling, its window, each failure, and overlapping runs. */
+/** $dnsLeak against a stand-in API on a fake clock: the polling, its window, each failure, overlapping runs, and the default name loader. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DnsLeakResult, DnsResolver } from '../lib/dns-leak-record.ts';
 import { $dnsLeak, DNS_LEAK_POLL_MS, DNS_LEAK_REQUEST_MS, DNS_LEAK_WINDOW_MS, startDnsLeakTest } from './dns-leak.ts';
@@ -107,6 +107,78 @@ describe('startDnsLeakTest', () => {
     await vi.advanceTimersByTimeAsync(1);
     await run;
     expect($dnsLeak.get()).toEqual({ status: 'failed', failure: { kind: 'timeout' } });
+  });
+
+  it('loads each name by default over https, without cookies, referrer or cache, under a deadline', async () => {
+    const loads: Array<[string, RequestInit]> = [];
+    const polls = api(started(), [Response.json(result(6))]);
+    const apiFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
+      if (!url.startsWith('https://')) return apiFetch(url, init);
+      loads.push([url, init]);
+      return new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    });
+    const run = startDnsLeakTest();
+    await vi.advanceTimersByTimeAsync(DNS_LEAK_POLL_MS);
+    await run;
+    expect($dnsLeak.get()).toEqual({ status: 'done', result: result(6) });
+    expect(polls).toEqual(['POST /api/dns-leak', `GET /api/dns-leak/${TOKEN}`]);
+    expect(loads.map(([url]) => url)).toEqual(names(TOKEN, 6).map((name) => `https://${name}/`));
+    for (const [, init] of loads) {
+      expect(init).toMatchObject({ mode: 'no-cors', credentials: 'omit', referrerPolicy: 'no-referrer', cache: 'no-store' });
+      expect(init.signal!.aborted).toBe(false);
+    }
+    await vi.advanceTimersByTimeAsync(DNS_LEAK_REQUEST_MS - DNS_LEAK_POLL_MS);
+    expect(loads.every(([, init]) => init.signal!.aborted)).toBe(true);
+  });
+
+  it('never aborts a request or a name load after it ended', async () => {
+    api(started(), [Response.json(result(3)), Response.json(result(6))]);
+    const apiFetch = globalThis.fetch;
+    const signals: AbortSignal[] = [];
+    vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
+      signals.push(init.signal!);
+      return url.startsWith('https://') ? Promise.resolve(new Response(null)) : apiFetch(url, init);
+    });
+    const run = startDnsLeakTest();
+    await vi.advanceTimersByTimeAsync(2 * DNS_LEAK_POLL_MS);
+    await run;
+    expect($dnsLeak.get()).toEqual({ status: 'done', result: result(6) });
+    expect(signals).toHaveLength(1 + 6 + 2);
+    await vi.advanceTimersByTimeAsync(2 * DNS_LEAK_REQUEST_MS);
+    expect(signals.filter((signal) => signal.aborted)).toEqual([]);
+  });
+
+  it('drops an older run\'s poll answer that arrives after a newer run started', async () => {
+    let answerPoll: (res: Response) => void = () => {};
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
+      calls.push(`${init.method ?? 'GET'} ${url}`);
+      if (init.method === 'POST') return calls.length === 1 ? Promise.resolve(started()) : new Promise(() => {});
+      return new Promise((resolve) => { answerPoll = resolve; });
+    });
+    void startDnsLeakTest({ load: async () => {} });
+    await vi.advanceTimersByTimeAsync(DNS_LEAK_POLL_MS);
+    expect(calls).toEqual(['POST /api/dns-leak', `GET /api/dns-leak/${TOKEN}`]);
+    void startDnsLeakTest({ load: async () => {} });
+    answerPoll(Response.json(result(6)));
+    await vi.advanceTimersByTimeAsync(DNS_LEAK_POLL_MS);
+    expect($dnsLeak.get()).toEqual({ status: 'running', result: null });
+  });
+
+  it('stops an older run between its polls once a newer run started: it asks nothing more', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
+      calls.push(`${init.method ?? 'GET'} ${url}`);
+      if (init.method === 'POST') return calls.length === 1 ? Promise.resolve(started()) : new Promise(() => {});
+      return Promise.resolve(Response.json(result(1)));
+    });
+    void startDnsLeakTest({ load: async () => {} });
+    await vi.advanceTimersByTimeAsync(DNS_LEAK_POLL_MS);
+    void startDnsLeakTest({ load: async () => {} });
+    await vi.advanceTimersByTimeAsync(3 * DNS_LEAK_POLL_MS);
+    expect(calls).toEqual(['POST /api/dns-leak', `GET /api/dns-leak/${TOKEN}`, 'POST /api/dns-leak']);
+    expect($dnsLeak.get()).toEqual({ status: 'running', result: null });
   });
 
   it('shows the later of two overlapping runs when the earlier one is answered last', async () => {

@@ -20,12 +20,15 @@ function lookup(ip: string, asn: string, org: string): LookupResponse {
   return { success: true, data, device: null, confidence: 0.5, sources_used: [] };
 }
 
-/** Serves the settings, the echo URLs (`echo`) and GET /api/lookup/{ip} (`networks`, a 503 for any other). */
-function serve(urls: { ipv4Url: string | null; ipv6Url: string | null } | 'down', echo: Record<string, string>, networks: LookupResponse[]) {
+/**
+ * Serves the settings, the echo URLs and `/ip` (`echo`: a text, or a promise of one to answer
+ * later) and GET /api/lookup/{ip} (`networks`, a 503 for any other).
+ */
+function serve(urls: { ipv4Url: string | null; ipv6Url: string | null } | 'down', echo: Record<string, string | Promise<string>>, networks: LookupResponse[]) {
   const lookups: string[] = [];
   vi.stubGlobal('fetch', async (url: string) => {
     if (url === '/api/config') return urls === 'down' ? new Response('', { status: 503 }) : Response.json({ ...CONFIG, ...urls });
-    if (url in echo) return new Response(echo[url]);
+    if (url in echo) return new Response(await echo[url]);
     const ip = decodeURIComponent(url.replace('/api/lookup/', ''));
     lookups.push(ip);
     const found = networks.find((n) => n.data.ip === ip);
@@ -71,6 +74,55 @@ describe('$familyLeak', () => {
   it('counts an address whose network cannot be looked up as a leak, as WebRTC does', async () => {
     serve({ ipv4Url: null, ipv6Url: V6 }, { [V6]: '2a02:8108::1\n' }, []);
     expect(await run(vpnPage)).toEqual({ checking: false, leaks: 1 });
+  });
+
+  it('counts no leak without the page\'s address: nothing to compare with, nothing looked up', async () => {
+    const lookups = serve({ ipv4Url: V4, ipv6Url: V6 }, { [V4]: '185.65.134.1\n', [V6]: '2a02:8108::1\n' }, []);
+    vi.resetModules();
+    const { $familyLeak, startFamilyLeakCheck } = await import('./family-leak.ts');
+    startFamilyLeakCheck(null);
+    await vi.waitFor(() => expect($familyLeak.get()).toEqual({ checking: false, leaks: 0 }));
+    expect(lookups).toEqual([]);
+  });
+
+  it('says it is checking while an echo URL has not answered', async () => {
+    let answerV6: (text: string) => void = () => {};
+    serve({ ipv4Url: V4, ipv6Url: V6 }, { [V4]: '185.65.134.1\n', [V6]: new Promise((resolve) => { answerV6 = resolve; }) },
+      [lookup('2a02:8108::1', 'AS3209', 'Vodafone GmbH')]);
+    vi.resetModules();
+    const { $familyLeak, startFamilyLeakCheck } = await import('./family-leak.ts');
+    const { $ipFamilies } = await import('./ip-families.ts');
+    startFamilyLeakCheck(vpnPage.data);
+    await vi.waitFor(() => expect($ipFamilies.get()).toMatchObject({ ipv4: { status: 'seen' }, ipv6: { status: 'checking' } }));
+    expect($familyLeak.get()).toEqual({ checking: true, leaks: 0 });
+    answerV6('2a02:8108::1\n');
+    await vi.waitFor(() => expect($familyLeak.get()).toEqual({ checking: false, leaks: 1 }));
+  });
+
+  it('follows one check against the first page it was given: a later call changes nothing', async () => {
+    const page = lookup('73.1.2.3', 'AS7922', 'Comcast Cable Communications, LLC');
+    const lookups = serve({ ipv4Url: V4, ipv6Url: V6 }, { [V4]: '73.1.2.3\n', [V6]: '2601:1c0::2\n' },
+      [lookup('2601:1c0::2', 'AS33651', 'COMCAST CABLE COMMUNICATIONS LLC')]);
+    vi.resetModules();
+    const { $familyLeak, startFamilyLeakCheck } = await import('./family-leak.ts');
+    startFamilyLeakCheck(page.data);
+    startFamilyLeakCheck(vpnPage.data);
+    await vi.waitFor(() => expect($familyLeak.get()).toEqual({ checking: false, leaks: 0 }));
+    expect(lookups).toEqual(['2601:1c0::2']);
+  });
+
+  it('looks each echoed address up once, though the check\'s state changes after its verdict', async () => {
+    let answerVisit: (text: string) => void = () => {};
+    const lookups = serve({ ipv4Url: null, ipv6Url: V6 }, { [V6]: '2a02:8108::1\n', '/ip': new Promise((resolve) => { answerVisit = resolve; }) },
+      [lookup('2a02:8108::1', 'AS3209', 'Vodafone GmbH')]);
+    vi.resetModules();
+    const { $familyLeak, startFamilyLeakCheck } = await import('./family-leak.ts');
+    const { $ipFamilies } = await import('./ip-families.ts');
+    startFamilyLeakCheck(vpnPage.data);
+    await vi.waitFor(() => expect($familyLeak.get()).toEqual({ checking: false, leaks: 1 }));
+    answerVisit('185.65.134.1\n');
+    await vi.waitFor(() => expect($ipFamilies.get()).toMatchObject({ visit: { ip: '185.65.134.1', version: 4 } }));
+    expect(lookups).toEqual(['2a02:8108::1']);
   });
 
   it('is null (no row) without an echo URL', async () => {

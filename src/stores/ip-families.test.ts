@@ -40,6 +40,23 @@ describe('$ipFamilies', () => {
       expect(await run()).toMatchObject({ ipv4: { status: 'seen', ip: '84.17.0.10' }, ipv6: { status: 'not-configured' }, visit });
     });
 
+  it.each([
+    { name: 'only IPv4', ipv4Url: 'https://v4.test/ip', ipv6Url: null },
+    { name: 'only IPv6', ipv4Url: null, ipv6Url: 'https://v6.test/ip' },
+  ])('with $name configured, asks /ip for plain text and says it is asking meanwhile', async ({ ipv4Url, ipv6Url }) => {
+    const asked: Array<[string, string | null]> = [];
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
+      asked.push([url, new Headers(init?.headers).get('accept')]);
+      return url === '/api/config' ? Promise.resolve(Response.json({ ...CONFIG, ipv4Url, ipv6Url })) : new Promise(() => {});
+    });
+    vi.resetModules();
+    const { $ipFamilies, startFamilyCheck } = await import('./ip-families.ts');
+    startFamilyCheck();
+    await vi.waitFor(() => expect($ipFamilies.get().status).toBe('ready'));
+    expect($ipFamilies.get()).toMatchObject({ visit: 'asking' });
+    expect(asked).toContainEqual(['/ip', 'text/plain']);
+  });
+
   it('shows the address each family saw', async () => {
     serve('https://v4.test/ip', 'https://v6.test/ip', { 'https://v4.test/ip': '203.0.113.7\n', 'https://v6.test/ip': '2001:db8::7\n' });
     expect(await run()).toEqual({ status: 'ready', ipv4: { status: 'seen', ip: '203.0.113.7' }, ipv6: { status: 'seen', ip: '2001:db8::7' }, visit: null });

@@ -83,6 +83,7 @@ describe('a failed foreground run', () => {
 describe('the measured round trip', () => {
   it.each([
     { name: 'the newest entry of the lookup URL', entries: [timing(100, 0, 0, 0), timing(200, 10, 60, 5)], rtt: 45 },
+    { name: 'the newest of three entries, not the second', entries: [timing(100, 0, 0, 0), timing(150, 0, 20, 0), timing(200, 10, 60, 5)], rtt: 45 },
     { name: 'no entry: the server\'s value', entries: [], rtt: 7 },
     { name: 'an entry not finished after five looks: the server\'s value', entries: [timing(0)], rtt: 7 },
   ])('is $name', async ({ entries, rtt }) => {

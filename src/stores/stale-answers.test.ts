@@ -89,6 +89,33 @@ describe('$lookup', () => {
     expect($lookup.get()).toMatchObject({ status: 'loaded', data: { data: { ip: '192.0.2.3' } } });
   });
 
+  it('starts a quiet update at once when no foreground refresh is under way, before or after one', async () => {
+    const { fetch, refreshLookup, updateLookupQuietly } = await freshLookup();
+    void updateLookupQuietly();
+    expect(fetch.requests).toHaveLength(1);
+    const refresh = refreshLookup();
+    fetch.requests[1]!.answer(Response.json(lookupResponse('192.0.2.1')));
+    await refresh;
+    void updateLookupQuietly();
+    expect(fetch.requests).toHaveLength(3);
+  });
+
+  it('waits for the newer of two foreground refreshes when the older one ends first', async () => {
+    const { fetch, $lookup, refreshLookup, updateLookupQuietly } = await freshLookup();
+    const older = refreshLookup();
+    const newer = refreshLookup();
+    fetch.requests[0]!.answer(Response.json(lookupResponse('192.0.2.1')));
+    await older;
+    const quiet = updateLookupQuietly();
+    expect(fetch.requests).toHaveLength(2);
+    fetch.requests[1]!.answer(Response.json(lookupResponse('192.0.2.2')));
+    await newer;
+    const third = await vi.waitFor(() => fetch.requests[2] ?? Promise.reject(new Error('not yet')));
+    third.answer(Response.json(lookupResponse('192.0.2.3')));
+    await quiet;
+    expect($lookup.get()).toMatchObject({ status: 'loaded', data: { data: { ip: '192.0.2.3' } } });
+  });
+
   it('starts a quiet update only once the foreground refresh under way has ended', async () => {
     const { fetch, $lookup, refreshLookup, updateLookupQuietly } = await freshLookup();
     const refresh = refreshLookup();

@@ -25,6 +25,21 @@ async function search(v: Awaited<ReturnType<typeof fresh>>, query: string) {
 }
 
 describe('the query', () => {
+  it('starts in view mode with nothing typed, found, chosen or undone', async () => {
+    const v = await fresh();
+    expect(v.$verification.get()).toEqual({ mode: 'view', query: '', status: 'empty', results: [], unverified: false, active: -1, toast: null, undone: false });
+  });
+
+  it('opening the search again forgets a query still waiting for its pause', async () => {
+    const v = await fresh();
+    v.openSearch();
+    v.setQuery('munich');
+    v.openSearch();
+    await vi.advanceTimersByTimeAsync(v.DEBOUNCE_MS);
+    expect(v.fetch.requests).toEqual([]);
+    expect(v.$verification.get()).toMatchObject({ mode: 'search', query: '', status: 'empty' });
+  });
+
   it.each([
     { query: '', status: 'empty' },
     { query: '   ', status: 'empty' },
@@ -51,7 +66,7 @@ describe('the query', () => {
     await vi.advanceTimersByTimeAsync(v.DEBOUNCE_MS - 1);
     expect(v.fetch.requests).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(v.fetch.requests.map((r) => r.url)).toEqual([`${v.CITIES_URL}?q=munich&limit=5`]);
+    expect(v.fetch.requests.map((r) => r.url)).toEqual(['/api/cities?q=munich&limit=5']);
     expect(v.DEBOUNCE_MS).toBe(250);
   });
 
@@ -151,6 +166,8 @@ describe('keys, choice, toast and undo', () => {
     v.undo();
     await vi.advanceTimersByTimeAsync(5000);
     expect(v.$verification.get()).toMatchObject({ toast: null, undone: true });
+    v.openSearch();
+    expect(v.$verification.get()).toMatchObject({ mode: 'search', undone: false });
   });
 
   it('does nothing for an option that is not there, or before a record', async () => {

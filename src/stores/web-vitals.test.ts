@@ -4,14 +4,20 @@ import type { MetricType } from 'web-vitals';
 
 type Report = (metric: MetricType) => void;
 const reporters = vi.hoisted(() => new Map<string, (metric: unknown) => void>());
+/** Every registration, in order, with the options it passed. */
+const registered = vi.hoisted(() => [] as Array<[string, unknown]>);
 vi.mock('web-vitals', () => {
-  const register = (name: string) => (report: (metric: unknown) => void) => { reporters.set(name, report); };
+  const register = (name: string) => (report: (metric: unknown) => void, options: unknown) => {
+    reporters.set(name, report);
+    registered.push([name, options]);
+  };
   return { onLCP: register('LCP'), onFCP: register('FCP'), onCLS: register('CLS'), onINP: register('INP'), onTTFB: register('TTFB') };
 });
 
 async function freshStore() {
   vi.resetModules();
   reporters.clear();
+  registered.length = 0;
   const store = await import('./web-vitals.ts');
   store.startVitals();
   const report = (name: string, value: number, rating = 'good') =>
@@ -21,6 +27,15 @@ async function freshStore() {
 
 beforeEach(() => { vi.useFakeTimers(); });
 afterEach(() => { vi.useRealTimers(); });
+
+describe('startVitals', () => {
+  it('registers each observer once, for every change, however often the island starts it', async () => {
+    const { startVitals } = await freshStore();
+    startVitals();
+    const all = { reportAllChanges: true };
+    expect(registered).toEqual([['LCP', all], ['FCP', all], ['CLS', all], ['INP', all], ['TTFB', all]]);
+  });
+});
 
 describe('$vitalsPhase', () => {
   it('measures until three metrics have reported, timer or not', async () => {

@@ -43,6 +43,7 @@ async function answerQuietLookup(fetch: ReturnType<typeof stubFetch>) {
 describe('startWebrtcCheck', () => {
   it('is unsupported without RTCPeerConnection, and off without a STUN server, asking nothing', async () => {
     const { $webrtc, startWebrtcCheck, fetch } = await fresh();
+    expect($webrtc.get()).toEqual({ status: 'idle', candidates: [] });
     await startWebrtcCheck('stun:x:3478');
     expect($webrtc.get()).toEqual({ status: 'unsupported', candidates: [] });
     fakePeer([]);
