@@ -352,7 +352,10 @@ describe('the memory store', () => {
     expect(counts.hit('limited', 3).used).toBe(6);
     // Forgotten: it was among the oldest within the limit.
     expect(counts.hit('near-limit', 3).used).toBe(1);
-    expect(evicting / filling).toBeLessThan(3);
+    // An eviction that looked through the store would make the last 100k hits thousands of
+    // times slower than the first; the wide bound leaves room for a busy machine (4.7x seen
+    // under CI-like load, where the work of the two rounds is the same).
+    expect(evicting / filling).toBeLessThan(20);
   }, 120_000);
 });
 
