@@ -4,7 +4,7 @@
  * numbers at the schemas' bounds, the field left out, an array one past its limit), the guard
  * accepts exactly what the schema accepts.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lookupResponse } from '../../tests/support/lookup-response.ts';
 import { DashboardSchema, PERIODS } from './analytics.ts';
 import * as guards from './answer-guards.ts';
@@ -127,5 +127,18 @@ describe.each(CASES)('the guard of %s', (_, guard, schema, answers) => {
       .filter(({ value }) => guard(value) !== schema.safeParse(value).success)
       .map(({ path, value }) => `${path}: the schema says ${schema.safeParse(value).success}, the guard ${guard(value)}`);
     expect(disagreements).toEqual([]);
+  });
+});
+
+describe('the guards as a module loads them', () => {
+  // The store tests load the guards afresh (their stores are made when a module loads), so
+  // the guards' tables are read there too: each bucket unit of the dashboard is checked on a
+  // fresh copy here, where a table missing a word shows.
+  it.each(['hour', 'day'] as const)('accepts a dashboard counted by the %s', async (unit) => {
+    vi.resetModules();
+    const fresh = await import('./answer-guards.ts');
+    const dashboard = CASES.find(([name]) => name === 'the analytics dashboard')![3][0] as Record<string, unknown>;
+    expect(fresh.isDashboard({ ...dashboard, unit })).toBe(true);
+    expect(fresh.isDashboard({ ...dashboard, unit: 'week' })).toBe(false);
   });
 });
