@@ -22,9 +22,6 @@ export const PRIVACY_MEMO_SIZE = 8192;
 /** What the lists answer when none is loaded. */
 export const NO_LISTS: Readonly<Partial<Record<string, ListCheck>>> = Object.freeze({});
 
-/** A network's shared verdicts. */
-interface Shared { privacy: Privacy; vpn: VpnResult }
-
 /** The time at which the first of the lists' ages in words changes (Infinity when none is worded by age). */
 function wordsLastUntil(checks: Readonly<Partial<Record<string, ListCheck>>>, now: number): number {
   let until = Infinity;
@@ -46,7 +43,8 @@ const freezeVpn = (v: VpnResult): VpnResult => {
 
 export class PrivacyMemo {
   readonly #lists: PrivacyLists | undefined;
-  readonly #shared: BoundedMap<number, Shared>;
+  /** Each network's shared flags and reasons. */
+  readonly #shared: BoundedMap<number, Privacy>;
   /** The VPN verdict of each shared privacy object, for a request with no browser evidence. */
   #vpnOf = new WeakMap<Privacy, VpnResult>();
   #generation = -1;
@@ -82,15 +80,14 @@ export class PrivacyMemo {
       this.#until = wordsLastUntil(e.lists, e.now);
     }
     const key = (network + 1) * 3 + (e.hostingNetwork === 'asn' ? 1 : e.hostingNetwork === 'name' ? 2 : 0);
-    let shared = this.#shared.get(key);
-    if (!shared) {
-      const privacy = freezePrivacy(privacyOf(e));
+    let privacy = this.#shared.get(key);
+    if (!privacy) {
+      privacy = freezePrivacy(privacyOf(e));
       // Without the browser's timezone or a WebRTC leak the verdict follows from the flags alone.
-      shared = { privacy, vpn: freezeVpn(judgeVpn({ privacy, addressTimezone: UNKNOWN, browserTimezone: undefined, webrtcLeak: false })) };
-      this.#shared.set(key, shared);
-      this.#vpnOf.set(privacy, shared.vpn);
+      this.#vpnOf.set(privacy, freezeVpn(judgeVpn({ privacy, addressTimezone: UNKNOWN, browserTimezone: undefined, webrtcLeak: false })));
+      this.#shared.set(key, privacy);
     }
-    return shared.privacy;
+    return privacy;
   }
 
   /** The VPN verdict: a shared privacy object's own when the browser told nothing, else judged afresh. */
