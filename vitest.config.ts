@@ -7,5 +7,6 @@ export default getViteConfig({
     include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**', 'dist/**'],
     testTimeout: 20_000,
+    globalSetup: ['tests/support/temp-root.ts'],
   },
 });
