@@ -33,6 +33,9 @@ export default defineConfig({
       'tests/corrections-flood.test.ts',
       // 400 random requests per run: slow, and every rule it reaches has its own table.
       'tests/no-5xx.property.test.ts',
+      // The `/` shell against Astro's render: both come from the build (the island bundle,
+      // Astro's server entry), which a mutant of the sources does not change.
+      'tests/page-shell.test.ts',
       // 100,000 addresses, old path against new (half a minute): an equivalence guard for
       // speed work; the shared verdicts it guards have their table in privacy-memo.test.ts.
       'tests/json-differential.test.ts',

@@ -54,17 +54,6 @@ export default {
     '!src/stores/export.ts',
     'src/islands/failure-text.ts',
     'src/islands/page-record.ts',
-    // What the server loads and keeps fresh, and what it answers `/` with: the privacy lists,
-    // the data update (downloads, upstream formats, the refresher), the cities loader, and
-    // the prebuilt page shell (tests/page-shell.test.ts holds it to Astro's own render,
-    // from the build, in process).
-    'src/server/lookup/privacy-lists.ts',
-    'src/server/data-update/*.ts',
-    '!src/server/data-update/*.test.ts',
-    'src/server/cities/load.ts',
-    'src/server/cities/index-file.ts',
-    'src/server/cities/city-data.ts',
-    'src/server/shell/*.ts',
   ],
   // '/data' is the analytics DATA_DIR; dist/data (the built ASN and city indexes) must reach the sandbox.
   ignorePatterns: ['/reports', '/coverage', '/data', '.astro/**/*.js'],
