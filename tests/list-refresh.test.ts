@@ -111,6 +111,89 @@ describe('the refresher, against every upstream format', () => {
   });
 });
 
+describe('a source fetched and its list written (list-update.ts)', () => {
+  it.each<[string, string, string | number]>([
+    ['as many other lines as ranges: taken', '185.220.101.1\n185.220.101.3\nnot an address\nneither\n', 2],
+    ['one other line more than ranges: refused', '185.220.101.1\n185.220.101.3\nnot an address\nneither\nnor\n', 'is mostly not addresses (3 other lines, 2 ranges)'],
+    ['no address at all: refused', 'not an address\n', 'did not answer an address list (no address in it)'],
+  ])('%s', async (name, body, expected) => {
+    const urlPath = `/mostly/${name.replaceAll(/\W+/g, '-')}`;
+    upstream.set(urlPath, body);
+    const dir = mkdtempSync(path.join(work, 'mostly-'));
+    const got = fetchSource(source('tor'), `${upstream.base}${urlPath}`, dir, await readState(dir, 'tor'), LIMITS);
+    if (typeof expected === 'number') expect((await got).ranges).toBe(expected);
+    else await expect(got).rejects.toThrow(`${upstream.base}${urlPath} ${expected}`);
+  });
+
+  it('keeps a two-file source\'s ranges when neither file changed, and each file\'s validators when only the other changed', async () => {
+    upstream.set('/two/vpn/ipv4.txt', '45.83.88.0/24\n45.83.90.0/24\n45.83.92.0/24\n');
+    upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n');
+    const dir = mkdtempSync(path.join(work, 'two-'));
+    const vpn = source('x4bnet-vpn');
+    const url = `${upstream.base}/two`;
+    const fetch = async () => fetchSource(vpn, url, dir, await readState(dir, vpn.id), LIMITS);
+    expect(await fetch()).toMatchObject({ outcome: 'updated', ranges: 4 });
+    expect(await fetch()).toMatchObject({ outcome: 'current', ranges: 4 });
+    // Every file is asked with its own validators each time: the unchanged one answers 304.
+    const unchanged = () => upstream.notModified.get('/two/vpn/ipv4.txt');
+    const before = unchanged()!;
+    upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n2a0b:5e00::/29\n');
+    expect(await fetch()).toMatchObject({ outcome: 'updated' });
+    expect(unchanged()).toBe(before + 1);
+    expect(await fetch()).toMatchObject({ outcome: 'current' });
+    expect(unchanged()).toBe(before + 2);
+  });
+
+  it('keeps each source\'s lines and state under lists/sources/, and reads a partial or damaged state with defaults', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'kept-'));
+    const paths = defaultListPaths(dataDir);
+    const dir = sourcesDir(path.dirname(paths.tor));
+    const before = Date.now();
+    await fetchSource(source('tor'), `${upstream.base}/torbulkexitlist`, dir, await readState(dir, 'tor'), LIMITS);
+    const kept = path.join(dataDir, 'lists', 'sources');
+    expect(readFileSync(path.join(kept, 'tor.0.txt'), 'utf8')).toBe(readFileSync('tests/fixtures/upstream/torbulkexitlist', 'utf8'));
+    const text = readFileSync(path.join(kept, 'tor.json'), 'utf8');
+    expect(text).toMatch(/^\{.*\}\n$/);
+    const state = JSON.parse(text) as Record<string, unknown>;
+    expect(state).toMatchObject({ failures: 0, ranges: 4, validators: { [`${upstream.base}/torbulkexitlist`]: { etag: expect.stringMatching(/^"/) as unknown } } });
+    expect(state.fetchedAt).toBeGreaterThanOrEqual(before);
+    expect(state.triedAt).toBe(state.fetchedAt);
+    writeFileSync(path.join(kept, 'tor.json'), JSON.stringify({ fetchedAt: 5 }));
+    expect(await readState(dir, 'tor')).toEqual({ failures: 0, validators: {}, fetchedAt: 5 });
+    writeFileSync(path.join(kept, 'tor.json'), '{ not json');
+    expect(await readState(dir, 'tor')).toEqual({ failures: 0, validators: {} });
+  });
+
+  it('gives the format\'s own error as the cause of a refused document', async () => {
+    upstream.set('/not-google.json', JSON.stringify({ prefixes: 'none' }), 'application/json');
+    const dir = mkdtempSync(path.join(work, 'cause-'));
+    const error = await fetchSource(source('google-cloud'), `${upstream.base}/not-google.json`, dir, await readState(dir, 'google-cloud'), LIMITS).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(error.message).toBe(`${upstream.base}/not-google.json is ${(error.cause as Error).message}`);
+  });
+
+  it('writes a list from every source that feeds it, each under its header, a source whose kept lines are gone by its header alone', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'compose-'));
+    const paths = defaultListPaths(dataDir);
+    const dir = sourcesDir(path.dirname(paths.tor));
+    // No source of the list fetched yet: nothing to write.
+    expect(await writePrivacyList('hosting', paths.hosting, dir)).toBe(false);
+    expect(existsSync(paths.hosting)).toBe(false);
+    for (const id of ['aws', 'cloudflare']) await fetchSource(source(id), fixtureUrls(upstream.base)[id]!, dir, await readState(dir, id), LIMITS);
+    rmSync(path.join(dir, 'aws.0.txt'));
+    expect(await writePrivacyList('hosting', paths.hosting, dir)).toBe(true);
+    const lines = readFileSync(paths.hosting, 'utf8').split('\n');
+    const at = (ms: unknown) => new Date(ms as number).toISOString();
+    const aws = JSON.parse(readFileSync(path.join(dir, 'aws.json'), 'utf8')) as { fetchedAt: number };
+    const cloudflare = JSON.parse(readFileSync(path.join(dir, 'cloudflare.json'), 'utf8')) as { fetchedAt: number };
+    expect(lines[0]).toBe(`# source aws fetched ${at(aws.fetchedAt)} as AWS: AWS's published ranges`);
+    expect(lines[1]).toBe(`# source cloudflare fetched ${at(cloudflare.fetchedAt)} as Cloudflare: Cloudflare's published ranges`);
+    expect(lines.slice(2, -1).every((l) => /^[\d.:a-f]+\/\d+,Cloudflare$/.test(l))).toBe(true);
+    expect(lines.at(-1)).toBe('');
+  });
+});
+
 describe('faults: each keeps the last good data', () => {
   it.each(Object.entries(FAULTS))('%s (%s)', async (fault) => {
     const dataDir = mkdtempSync(path.join(work, `fault-${fault}-`));
