@@ -6,14 +6,14 @@
  * per outage; a list file that cannot be read keeps the list in memory; /api/data-sources;
  * with two workers, each list fetched once and both workers answering from it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseIp } from '../src/lib/ip-address.ts';
 import { fetchSource, readState, sourcesDir, writePrivacyList } from '../src/server/data-update/list-update.ts';
 import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
-import { Refresher } from '../src/server/data-update/refresher.ts';
+import { packagesStateDir, Refresher } from '../src/server/data-update/refresher.ts';
 import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
 import { toWords } from '../src/server/lookup/sorted-ranges.ts';
 import { FAULTS, fixtureEnv, fixtureUrls, startFixtureServer, type FixtureServer } from './support/fixture-server.ts';
@@ -58,6 +58,8 @@ describe('the refresher, against every upstream format', () => {
       refresher.stop();
     }
     expect(logs).toEqual([]);
+    // With no data packages to keep fresh there is no package check, so no schedule of one to show.
+    expect(existsSync(path.join(packagesStateDir(dataDir), 'packages.json'))).toBe(false);
     const lists = await PrivacyLists.open(paths, { log: () => {} });
     const table: Array<[string, string, string, string]> = [
       // address, list, service, source named in the reason
@@ -236,6 +238,130 @@ describe('faults: each keeps the last good data', () => {
     } finally {
       refresher.stop();
     }
+  });
+});
+
+describe('the refresher\'s schedule, kept in each source\'s state (what /healthz shows)', () => {
+  const NOW = Date.parse('2026-11-26T12:00:00Z');
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+  afterEach(() => { vi.restoreAllMocks(); });
+
+  /** A data folder whose sources' states are `states` by id; every other source fetched at NOW, so not due. */
+  function dataWith(states: Record<string, object>): { dataDir: string; dir: string; state: (id: string) => Record<string, unknown> } {
+    const dataDir = mkdtempSync(path.join(work, 'schedule-'));
+    const dir = sourcesDir(path.join(dataDir, 'lists'));
+    mkdirSync(dir, { recursive: true });
+    for (const s of LIST_SOURCES) writeFileSync(path.join(dir, `${s.id}.json`), JSON.stringify(states[s.id] ?? { failures: 0, validators: {}, fetchedAt: NOW }));
+    return { dataDir, dir, state: (id) => JSON.parse(readFileSync(path.join(dir, `${id}.json`), 'utf8')) as Record<string, unknown> };
+  }
+
+  it('sets each source\'s next fetch from its state: the start delay, its interval after a fetch, its retry time after a failure', async () => {
+    const rows: Array<[string, object, number]> = [
+      // source, its state, its next fetch
+      ['tor', { failures: 0, validators: {} }, NOW + 5000],
+      ['relay', { failures: 0, validators: {}, fetchedAt: NOW - 10 * MINUTE }, NOW - 10 * MINUTE + 24 * HOUR],
+      ['aws', { failures: 0, validators: {}, fetchedAt: NOW - 25 * HOUR }, NOW + 5000],
+      ['cloudflare', { failures: 0, validators: {}, fetchedAt: NOW - 24 * HOUR + 5000 }, NOW + 5000],
+      ['google-cloud', { failures: 2, validators: {}, fetchedAt: NOW - 10 * MINUTE, nextAt: NOW + 7 * MINUTE }, NOW + 7 * MINUTE],
+      ['oracle-cloud', { failures: 1, validators: {}, fetchedAt: NOW - 10 * MINUTE }, NOW + 5000],
+    ];
+    const { dataDir, dir, state } = dataWith(Object.fromEntries(rows.map(([id, s]) => [id, s])));
+    const inode = (id: string) => statSync(path.join(dir, `${id}.json`)).ino;
+    const before = new Map(LIST_SOURCES.map((s) => [s.id, inode(s.id)]));
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 5000, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      // Each state is written anew (renamed over) once its next time is set.
+      await until(() => LIST_SOURCES.every((s) => inode(s.id) !== before.get(s.id)), 'every state written', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(rows.map(([id]) => [id, state(id).nextAt])).toEqual(rows.map(([id, , next]) => [id, next]));
+    expect(state('relay')).toEqual({ failures: 0, validators: {}, fetchedAt: NOW - 10 * MINUTE, nextAt: NOW - 10 * MINUTE + 24 * HOUR });
+  });
+
+  it('starts a second after it is started when no delay is given', async () => {
+    const { dataDir, state } = dataWith({ tor: { failures: 0, validators: {} } });
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      await until(() => state('tor').nextAt !== undefined, 'the next time', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(state('tor').nextAt).toBe(NOW + 1000);
+  });
+
+  it.each<[string, number, number, number]>([
+    // failed tries before, the first retry (ms), the retry after this failure (ms)
+    ['the first failure waits the first retry', 0, 1000, 1000],
+    ['the third waits four times as long', 2, 1000, 4000],
+    ['never longer than the source\'s interval', 2, HOUR / 2, HOUR],
+  ])('%s', async (_, failuresBefore, firstRetryMs, retry) => {
+    const { dataDir, state } = dataWith({ tor: { failures: failuresBefore, validators: {}, nextAt: NOW - 1 } });
+    const logs: string[] = [];
+    const urls = { ...fixtureUrls(upstream.base), tor: `${upstream.base}/fault/status500` };
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls, startDelayMs: 0, firstRetryMs, packages: [], limits: LIMITS, now: () => NOW, log: (l) => logs.push(l) }).start();
+    try {
+      await until(() => state('tor').failures === failuresBefore + 1, 'the failed try', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(state('tor')).toMatchObject({ triedAt: NOW, nextAt: NOW + retry, error: `${upstream.base}/fault/status500 answered 500` });
+    // Only the first failure of an outage is logged.
+    expect(logs).toEqual(failuresBefore ? [] : [`tor: could not fetch (${upstream.base}/fault/status500 answered 500); keeping the data it had, trying again with backoff`]);
+  });
+
+  it('after a fetch that ends an outage: logs it once, clears the failures, and sets the next fetch an interval later', async () => {
+    const { dataDir, state } = dataWith({ tor: { failures: 1, validators: {}, error: 'down', nextAt: NOW - 1 } });
+    const logs: string[] = [];
+    const written: string[] = [];
+    const refresher = new Refresher({
+      dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 0, packages: [], limits: LIMITS, now: () => NOW,
+      log: (l) => logs.push(l), onListWritten: (flag) => written.push(flag),
+    }).start();
+    try {
+      await until(() => state('tor').nextAt === NOW + HOUR, 'the next fetch set', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(logs).toEqual(['tor: fetched again after 1 failed try (updated, 4 ranges)']);
+    expect(written).toEqual(['tor']);
+    expect(state('tor')).toMatchObject({ fetchedAt: NOW, triedAt: NOW, failures: 0, ranges: 4 });
+    expect(state('tor').error).toBeUndefined();
+  });
+
+  it('checks the data packages on their own schedule, in DATA_DIR/ip-location-db, naming each package that failed', async () => {
+    const { dataDir } = dataWith({});
+    const registry = `${upstream.base}/pkg-registry`;
+    const stateFile = path.join(packagesStateDir(dataDir), 'packages.json');
+    const packages = () => JSON.parse(readFileSync(stateFile, 'utf8')) as Record<string, unknown>;
+    const logs: string[] = [];
+    const refresher = new Refresher({
+      dataDir, lists: defaultListPaths(dataDir), urls: { ...fixtureUrls(upstream.base), registry }, startDelayMs: 0, firstRetryMs: 20, limits: LIMITS, now: () => NOW,
+      packages: ['@ip-location-db/asn'], installedVersion: () => '1.0.0', log: (l) => logs.push(l),
+    }).start();
+    try {
+      await until(() => logs.length === 1, 'the failure line', 5000);
+      expect(logs[0]).toBe(`packages: could not fetch (@ip-location-db/asn: ${registry}/@ip-location-db%2fasn answered 404); keeping the data it had, trying again with backoff`);
+      upstream.set('/pkg-registry/@ip-location-db%2fasn', JSON.stringify({ 'dist-tags': { latest: '1.0.0' }, versions: {} }), 'application/json');
+      await until(() => existsSync(stateFile) && packages().nextAt === NOW + 7 * 24 * HOUR, 'the next check set', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(logs[1]).toBe('packages: fetched again after 1 failed try (@ip-location-db/asn current)');
+    expect(packages()).toMatchObject({ fetchedAt: NOW, failures: 0 });
+  });
+
+  it('says what it does on the console without a log, and keeps to the limits it is given', async () => {
+    const { dataDir } = dataWith({ tor: { failures: 0, validators: {} } });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 0, packages: [], limits: { timeoutMs: 1500, maxBytes: 10 }, now: () => NOW }).start();
+    try {
+      await until(() => warn.mock.calls.length > 0, 'a console line', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(warn.mock.calls[0]).toEqual([expect.stringMatching(/^refresh: tor: could not fetch \(\S+\/torbulkexitlist (announced \d+ bytes, over|sent over) the 10-byte cap\); keeping the data it had/)]);
   });
 });
 
