@@ -7,6 +7,8 @@
  * with two workers, each list fetched once and both workers answering from it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -350,6 +352,36 @@ describe('the refresher\'s schedule, kept in each source\'s state (what /healthz
     }
     expect(logs[1]).toBe('packages: fetched again after 1 failed try (@ip-location-db/asn current)');
     expect(packages()).toMatchObject({ fetchedAt: NOW, failures: 0 });
+  });
+
+  it('stopped while a fetch is under way: that fetch ends, and nothing is scheduled after it', async () => {
+    const held: ServerResponse[] = [];
+    const hold = createServer((_req, res) => { held.push(res); });
+    await new Promise<void>((resolve) => hold.listen(0, '127.0.0.1', resolve));
+    const { dataDir, state } = dataWith({ tor: { failures: 0, validators: {} } });
+    const urls = { ...fixtureUrls(upstream.base), tor: `http://127.0.0.1:${(hold.address() as AddressInfo).port}/held` };
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls, startDelayMs: 0, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      await until(() => held.length === 1, 'the fetch under way', 5000);
+      refresher.stop();
+      held[0]!.writeHead(200, { 'content-type': 'text/plain' }).end('185.220.101.1\n');
+      await until(() => state('tor').fetchedAt === NOW, 'the fetch ended', 5000);
+      // A refresher still running takes two tries with a 1 ms backoff: the stopped one had as long to schedule its next.
+      const clock = dataWith({ tor: { failures: 0, validators: {} } });
+      const other = new Refresher({ dataDir: clock.dataDir, lists: defaultListPaths(clock.dataDir), urls: { ...fixtureUrls(upstream.base), tor: `${upstream.base}/fault/status500` }, startDelayMs: 0, firstRetryMs: 1, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+      try {
+        await until(() => (clock.state('tor').failures as number) >= 2, 'two tries of another refresher', 5000);
+      } finally {
+        other.stop();
+      }
+      // The next time stays the one set at start: no next fetch was scheduled.
+      expect(state('tor').nextAt).toBe(NOW);
+      expect(held).toHaveLength(1);
+    } finally {
+      refresher.stop();
+      hold.closeAllConnections();
+      await new Promise((resolve) => hold.close(resolve));
+    }
   });
 
   it('says what it does on the console without a log, and keeps to the limits it is given', async () => {
