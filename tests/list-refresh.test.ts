@@ -354,6 +354,30 @@ describe('the refresher\'s schedule, kept in each source\'s state (what /healthz
     expect(packages()).toMatchObject({ fetchedAt: NOW, failures: 0 });
   });
 
+  it('takes a wait longer than one timer allows in steps, and runs the source only when it is due', async () => {
+    const MAX_TIMER = 2 ** 31 - 1;
+    // Every source failed once and is due after more than one timer's longest wait; tor first.
+    const { dataDir, dir, state } = dataWith(Object.fromEntries(LIST_SOURCES.map((s) => [s.id, { failures: 1, validators: {}, fetchedAt: NOW - HOUR, nextAt: NOW + (s.id === 'tor' ? MAX_TIMER + 1000 : 10 * MAX_TIMER) }])));
+    const inode = (id: string) => statSync(path.join(dir, `${id}.json`)).ino;
+    const before = new Map(LIST_SOURCES.map((s) => [s.id, inode(s.id)]));
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 0, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      while (vi.getTimerCount() < LIST_SOURCES.length || LIST_SOURCES.some((s) => inode(s.id) === before.get(s.id))) await tick();
+      vi.advanceTimersByTime(MAX_TIMER);
+      // After the first step every source is still waiting for its next step: none has run.
+      expect(vi.getTimerCount()).toBe(LIST_SOURCES.length);
+      vi.advanceTimersByTime(1000);
+      vi.useRealTimers();
+      await until(() => state('tor').failures === 0, 'tor fetched once due', 5000);
+      expect(LIST_SOURCES.filter((s) => state(s.id).failures === 0).map((s) => s.id)).toEqual(['tor']);
+    } finally {
+      vi.useRealTimers();
+      refresher.stop();
+    }
+  });
+
   it('stopped while a fetch is under way: that fetch ends, and nothing is scheduled after it', async () => {
     const held: ServerResponse[] = [];
     const hold = createServer((_req, res) => { held.push(res); });
