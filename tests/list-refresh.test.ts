@@ -129,6 +129,12 @@ describe('a source fetched and its list written (list-update.ts)', () => {
     else await expect(got).rejects.toThrow(`${upstream.base}${urlPath} ${expected}`);
   });
 
+  it('counts two touching ranges of two places as two ranges', async () => {
+    upstream.set('/touching.csv', '172.224.224.0/27,GB,GB-EN,London,\n172.224.224.32/27,US,US-CA,San Jose,\n');
+    const dir = mkdtempSync(path.join(work, 'touching-'));
+    expect(await fetchSource(source('relay'), `${upstream.base}/touching.csv`, dir, await readState(dir, 'relay'), LIMITS)).toMatchObject({ outcome: 'updated', ranges: 2 });
+  });
+
   it('keeps a two-file source\'s ranges when neither file changed, and each file\'s validators when only the other changed', async () => {
     upstream.set('/two/vpn/ipv4.txt', '45.83.88.0/24\n45.83.90.0/24\n45.83.92.0/24\n');
     upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n');
