@@ -247,9 +247,9 @@ describe('npm run data:update', () => {
     const copy = earlierCopy(dataDir, '@ip-location-db/asn');
     const before = copy();
     const results = await updateData(options(dataDir, { sources: ['tor'], packages: ['@ip-location-db/asn'], timeoutMs: 200, urls: { tor: `${base}/hang/tor`, registry: `${base}/hang` } }));
-    expect(results.map((r) => r.detail)).toEqual([
-      `${base}/hang/tor did not answer within 0.2 s; kept the old data`,
-      `${base}/hang/@ip-location-db%2fasn did not answer within 0.2 s`,
+    expect(results.map((r) => [r.outcome, r.detail])).toEqual([
+      ['failed', `${base}/hang/tor did not answer within 0.2 s; kept the old data`],
+      ['failed', `${base}/hang/@ip-location-db%2fasn did not answer within 0.2 s`],
     ]);
     expect(copy()).toEqual(before);
   });
