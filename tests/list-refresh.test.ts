@@ -177,8 +177,7 @@ describe('a source fetched and its list written (list-update.ts)', () => {
   it('gives the format\'s own error as the cause of a refused document', async () => {
     upstream.set('/not-google.json', JSON.stringify({ prefixes: 'none' }), 'application/json');
     const dir = mkdtempSync(path.join(work, 'cause-'));
-    const error = await fetchSource(source('google-cloud'), `${upstream.base}/not-google.json`, dir, await readState(dir, 'google-cloud'), LIMITS).catch((e: unknown) => e as Error);
-    expect(error).toBeInstanceOf(Error);
+    const error = await fetchSource(source('google-cloud'), `${upstream.base}/not-google.json`, dir, await readState(dir, 'google-cloud'), LIMITS).then(() => new Error('taken'), (e: unknown) => e as Error);
     expect(error.cause).toBeInstanceOf(Error);
     expect(error.message).toBe(`${upstream.base}/not-google.json is ${(error.cause as Error).message}`);
   });
