@@ -2,7 +2,9 @@
  * `npm run data:update` against a local HTTP server serving fixtures (no internet here):
  * the Tor exit list and Apple's egress CSV replace the list files only when they parse,
  * a newer @ip-location-db package is fetched, checked against its integrity and unpacked
- * under DATA_DIR, and the engine then reads that fresher copy.
+ * under DATA_DIR, and the engine then reads that fresher copy. Also: which version a package
+ * is compared with, the folder and stamp an update leaves, and sources or a registry that
+ * never answer.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

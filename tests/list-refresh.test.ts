@@ -4,7 +4,10 @@
  * into the privacy lists the engine reads, each answer naming its source; a conditional
  * GET; every fault a download meets refused with the last good data kept and one log line
  * per outage; a list file that cannot be read keeps the list in memory; /api/data-sources;
- * with two workers, each list fetched once and both workers answering from it.
+ * with two workers, each list fetched once and both workers answering from it. At their
+ * edges: a source's check and range count, its kept lines and state, the list written from
+ * them; the refresher's schedule as each source's state records it (start delay, interval,
+ * backoff and its cap, waits past one timer, stop), with an injected clock.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
@@ -141,16 +144,16 @@ describe('a source fetched and its list written (list-update.ts)', () => {
     const dir = mkdtempSync(path.join(work, 'two-'));
     const vpn = source('x4bnet-vpn');
     const url = `${upstream.base}/two`;
-    const fetch = async () => fetchSource(vpn, url, dir, await readState(dir, vpn.id), LIMITS);
-    expect(await fetch()).toMatchObject({ outcome: 'updated', ranges: 4 });
-    expect(await fetch()).toMatchObject({ outcome: 'current', ranges: 4 });
+    const fetchVpn = async () => fetchSource(vpn, url, dir, await readState(dir, vpn.id), LIMITS);
+    expect(await fetchVpn()).toMatchObject({ outcome: 'updated', ranges: 4 });
+    expect(await fetchVpn()).toMatchObject({ outcome: 'current', ranges: 4 });
     // Every file is asked with its own validators each time: the unchanged one answers 304.
     const unchanged = () => upstream.notModified.get('/two/vpn/ipv4.txt');
     const before = unchanged()!;
     upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n2a0b:5e00::/29\n');
-    expect(await fetch()).toMatchObject({ outcome: 'updated' });
+    expect(await fetchVpn()).toMatchObject({ outcome: 'updated' });
     expect(unchanged()).toBe(before + 1);
-    expect(await fetch()).toMatchObject({ outcome: 'current' });
+    expect(await fetchVpn()).toMatchObject({ outcome: 'current' });
     expect(unchanged()).toBe(before + 2);
   });
 
