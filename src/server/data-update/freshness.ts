@@ -21,6 +21,8 @@ export interface FreshnessOptions {
   listsDir: string;
   refresh: boolean;
   now?: () => number;
+  /** The version of a data package installed in node_modules (default: update.ts installedVersion). */
+  installedVersion?: (name: string) => string | undefined;
 }
 
 function readJson<T>(file: string): Partial<T> {
@@ -72,7 +74,7 @@ function lines(o: FreshnessOptions): string[] {
   const packages = readJson<SourceState>(path.join(packagesStateDir(o.dataDir), 'packages.json'));
   for (const name of DATA_PACKAGES) {
     const fresh = readJson<{ version: string }>(path.join(packageDir(o.dataDir, name), 'package.json')).version;
-    const version = fresh ?? installedVersion(name);
+    const version = fresh ?? (o.installedVersion ?? installedVersion)(name);
     const dated = version === undefined ? undefined : versionDate(version);
     const next = nextText(o.refresh, packages, now);
     if (version === undefined) { out.push(`package ${name}: not installed, ${next}`); continue; }
