@@ -65,6 +65,7 @@ export default {
     'src/server/cities/index-file.ts',
     'src/server/cities/city-data.ts',
     'src/server/shell/*.ts',
+    '!src/server/shell/*.test.ts',
   ],
   // '/data' is the analytics DATA_DIR; dist/data (the built ASN and city indexes) must reach the sandbox.
   ignorePatterns: ['/reports', '/coverage', '/data', '.astro/**/*.js'],
