@@ -133,6 +133,50 @@ describe('the spliced page is the page Astro renders', () => {
   });
 });
 
+/** The page's record block moved to the end of its body, after every island. */
+const recordLast = (html: string): string => {
+  const block = new RegExp(`<script type="application/json" id="${PAGE_RECORD_ID}">[^<]*</script>`).exec(html)![0];
+  return html.replace(block, '').replace('</body>', `${block}</body>`);
+};
+/** Astro's end mark left out of every island, as it writes an island without children. */
+const noEndMarks = (html: string): string => html.replaceAll('<!--astro:end-->', '');
+/** The props attribute left out of an island that does not take the record (the map). */
+const mapWithoutProps = (html: string): string => html.replace(/(<astro-island [^>]*MapWidget[^>]*?) props="[^"]*"/, '$1');
+
+describe('a shell compiled from a page', () => {
+  const other = () => hostile(lookupOf('2001:4860:4860::8888'));
+
+  it.each(PAGES)('%s: cut for one record, gives Astro\'s page for another, with the page\'s own headers', async (page) => {
+    const placeholder = lookupOf(PLACEHOLDERS[0]);
+    const captured = await renderCaptured(render, pathOf(page, placeholder), locals(placeholder));
+    const shell = PageShell.compile(captured, placeholder, bundle);
+    const lookup = other();
+    expect(withoutUids(shell.fill(lookup, false).toString('utf8'))).toBe(await astroPage(page, lookup));
+    expect(shell.headers).toEqual({ 'content-type': captured.headers['content-type'], 'content-security-policy': captured.headers['content-security-policy'] });
+    expect(shell.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
+  });
+
+  it('takes of the page\'s headers only its type and CSP, and only those it has', async () => {
+    const placeholder = lookupOf(PLACEHOLDERS[0]);
+    const captured = await renderCaptured(render, '/', locals(placeholder));
+    const shell = PageShell.compile({ ...captured, headers: { 'content-type': 'text/html', 'x-other': 'no' } }, placeholder, bundle);
+    expect(shell.headers).toStrictEqual({ 'content-type': 'text/html' });
+  });
+
+  it.each<[string, (html: string) => string]>([
+    ['the record after the islands', recordLast],
+    ['islands without an end mark', noEndMarks],
+    ['an island without props', mapWithoutProps],
+  ])('cuts a page with %s', async (_, change) => {
+    const placeholder = lookupOf(PLACEHOLDERS[0]);
+    const captured = await renderCaptured(render, '/lookup/' + placeholder.data.ip, locals(placeholder));
+    expect(change(captured.html)).not.toBe(captured.html);
+    const shell = PageShell.compile({ ...captured, html: change(captured.html) }, placeholder, bundle);
+    const lookup = other();
+    expect(withoutUids(shell.fill(lookup, false).toString('utf8'))).toBe(change(await astroPage('/lookup/', lookup)));
+  });
+});
+
 describe('escaping, as Astro and React do it', () => {
   const texts = ['<', '>', '&', '"', "'", HOSTILE, '&amp;', '\\', '\u2028', '\u0000', '\ud800', 'plain', ''];
 
@@ -264,8 +308,9 @@ describe('a page the shell cannot reproduce is refused', () => {
     const placeholder = lookupOf('8.8.8.8');
     const page = await renderCaptured(render, '/', locals(placeholder));
     const block = pageRecordJson(placeholder);
-    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, '') }, placeholder, bundle)).toThrow(/carries no record/);
-    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, block + block) }, placeholder, bundle)).toThrow(/carries the record twice/);
+    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, '') }, placeholder, bundle))
+      .toThrow(new ShellError('the page carries no record (src/components/PageRecordData.astro)'));
+    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, block + block) }, placeholder, bundle)).toThrow(new ShellError('the page carries the record twice'));
   });
 
   it('an island the string renderer renders differently', async () => {
@@ -273,10 +318,36 @@ describe('a page the shell cannot reproduce is refused', () => {
     const page = await renderCaptured(render, '/', locals(placeholder));
     const islands = { ...bundle.islands, BadgeRow: () => 'something else' };
     expect(() => PageShell.compile(page, placeholder, { ...bundle, islands })).toThrow(ShellError);
+    expect(() => PageShell.compile(page, placeholder, { ...bundle, islands }))
+      .toThrow(/^BadgeRow renders differently through the string renderer:\n {2}astro: <div class="verdict-row">[^]{370,}\n {2}shell: something else$/);
+  });
+
+  it('an island that takes the record under another name', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const html = page.html.replace(/(BadgeRow[^>]*props="\{&quot;)initial(&quot;)/, '$1seed$2');
+    expect(html).not.toBe(page.html);
+    expect(() => PageShell.compile({ ...page, html }, placeholder, bundle)).toThrow(new ShellError("BadgeRow takes the page's record under another name than initial"));
+  });
+
+  it('an island that takes the record and whose component cannot be named', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const html = page.html.replace(/(component-url="\/_astro\/)IpBox\./, '$1Ip-Box.');
+    const tag = /<astro-island [^>]*Ip-Box[^>]*>/.exec(html)![0];
+    expect(() => PageShell.compile({ ...page, html }, placeholder, bundle))
+      .toThrow(new ShellError(`the island ${tag.slice(0, 80)} takes the record but has no string renderer (src/server/shell/islands.ts)`));
+  });
+
+  it('a page where no island takes the record', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const html = page.html.replaceAll('{&quot;from&quot;:[0,&quot;page&quot;]}', '{&quot;from&quot;:[0,&quot;book&quot;]}');
+    expect(() => PageShell.compile({ ...page, html }, placeholder, bundle)).toThrow(new ShellError("no island takes the page's record"));
   });
 
   it('a page that did not render', () => {
-    expect(() => PageShell.compile({ status: 500, headers: {}, html: '', ended: true }, lookupOf('8.8.8.8'), bundle)).toThrow(/answered 500/);
+    expect(() => PageShell.compile({ status: 500, headers: {}, html: '', ended: true }, lookupOf('8.8.8.8'), bundle)).toThrow(new ShellError('the page answered 500'));
   });
 });
 
