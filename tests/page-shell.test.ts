@@ -6,10 +6,11 @@
  * Needs the build (npm test builds first).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { crc32, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { createElement } from 'react';
@@ -256,15 +257,15 @@ describe('gzip of a shell page', () => {
     console.warn = (message: string) => warnings.push(message);
     try {
       // A stream without node's internals, as a future node might make it.
-      const changed = [new PageGzip(2, () => ({})), new PageGzip(6, () => ({}))];
-      expect(changed.map((g) => g.kept)).toEqual([false, false]);
+      const changed = [new PageGzip(2, () => ({})), new PageGzip(6, () => ({})), new PageGzip(2, () => { throw new Error('no stream'); })];
+      expect(changed.map((g) => g.kept)).toEqual([false, false, false]);
       const page = Buffer.from('<p>a page</p>'.repeat(50));
       for (const gzip of changed) expect(gunzipSync(gzip.gzip(page))).toEqual(page);
     } finally {
       console.warn = warn;
     }
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^page gzip: node's zlib stream no longer drives as .*gzipSync instead/);
+    expect(warnings[0]).toMatch(/^page gzip: node's zlib stream no longer drives as src\/server\/shell\/page-gzip\.ts expects \(Cannot read properties of undefined \(reading 'writeSync'\)\); pages are compressed with gzipSync instead, a little slower$/);
   });
 
   it('compresses pages through one open stream, each standing alone, whatever their size', () => {
@@ -295,7 +296,68 @@ describe('a page the shell cannot reproduce is refused', () => {
       console.warn = warn;
     }
     expect(warnings.join('\n')).toMatch(/^\/ renders through Astro per request: its shell was refused: filled for 2001:db8::7e57, it differs/m);
+    // Where: the first of the example's addresses, which the shell filled with the check's; and the text around it.
+    const astro = withoutUids((await renderCaptured(render, '/', locals(lookupOf(PLACEHOLDERS[1])))).html);
+    const at = astro.indexOf('8.8.8.8');
+    const [, where, excerpt] = /^\/ renders .* differs from Astro's page at (\d+): (".*")$/m.exec(warnings.join('\n'))!;
+    expect(Number(where)).toBe(at);
+    expect(JSON.parse(excerpt!)).toBe((astro.slice(at - 60, at) + '2001:db8::7e57' + astro.slice(at + '8.8.8.8'.length)).slice(0, 120));
   }, 30_000);
+
+  it('serves each page from its own shell, an address\'s page by its prefix', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    let shellFor: Awaited<ReturnType<typeof loadShells>>;
+    try {
+      shellFor = await loadShells(render, 'dist', (ip) => locals(lookupOf(ip)));
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toEqual([]);
+    const [home, ip2, lookupPage] = ['/', '/ip-2', '/lookup/9.9.9.9'].map((page) => shellFor(page));
+    expect(new Set([home, ip2, lookupPage]).size).toBe(3);
+    expect(shellFor('/lookup/1.1.1.1')).toBe(lookupPage);
+    expect(shellFor('/other')).toBeUndefined();
+    const lookup = lookupOf('9.9.9.9');
+    expect(withoutUids(lookupPage!.fill(lookup, false).toString('utf8'))).toBe(await astroPage('/lookup/', lookup));
+    expect(withoutUids(ip2!.fill(lookup, false).toString('utf8'))).toBe(await astroPage('/ip-2', lookup));
+  }, 30_000);
+
+  it.each<[string, string, (ip: string) => App.Locals]>([
+    ['no island bundle', 'empty', (ip) => locals(lookupOf(ip))],
+    ['no record for the placeholder cut', 'dist', (ip) => ip === PLACEHOLDERS[0] ? { ...locals(lookupOf(ip)), lookup: undefined } : locals(lookupOf(ip))],
+    ['no record for the placeholder checked', 'dist', (ip) => ip === PLACEHOLDERS[1] ? { ...locals(lookupOf(ip)), lookup: undefined } : locals(lookupOf(ip))],
+  ])('with %s, every page renders through Astro, said once', async (_, dist, pageLocals) => {
+    const distDir = dist === 'dist' ? 'dist' : mkdtempSync(path.join(tmpdir(), 'page-shell-dist-'));
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      const shellFor = await loadShells(render, distDir, pageLocals);
+      expect(PAGES.map((page) => shellFor(page))).toEqual([undefined, undefined, undefined]);
+    } finally {
+      console.warn = warn;
+      if (distDir !== 'dist') rmSync(distDir, { recursive: true, force: true });
+    }
+    expect(warnings).toEqual(['pages render through Astro per request: the build has no dist/server/visitor-islands.mjs (npm run build makes it)']);
+  });
+
+  it('a fault that is not a page the shell cannot reproduce stops the start', async () => {
+    const distDir = mkdtempSync(path.join(tmpdir(), 'page-shell-dist-'));
+    try {
+      mkdirSync(path.join(distDir, 'server'));
+      const real = pathToFileURL(path.resolve('dist/server/visitor-islands.mjs')).href;
+      writeFileSync(path.join(distDir, 'server', 'visitor-islands.mjs'), [
+        `import * as real from ${JSON.stringify(real)};`,
+        'export const { jsx, renderToString } = real;',
+        "export const islands = { ...real.islands, BadgeRow: () => { throw new RangeError('a bug in an island'); } };",
+      ].join('\n'));
+      await expect(loadShells(render, distDir, (ip) => locals(lookupOf(ip)))).rejects.toThrow(new RangeError('a bug in an island'));
+    } finally {
+      rmSync(distDir, { recursive: true, force: true });
+    }
+  });
 
   it('an island that takes the record but has no string renderer', async () => {
     const placeholder = lookupOf('8.8.8.8');
