@@ -96,7 +96,7 @@ describe('the string renderer renders as react-dom/server', () => {
 
   it('never runs an effect', () => {
     const effect = vi.fn();
-    strings.useEffect(effect);
+    (strings.useEffect as (run: () => void) => void)(effect);
     expect(effect).not.toHaveBeenCalled();
   });
 });
