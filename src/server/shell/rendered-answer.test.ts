@@ -37,7 +37,10 @@ describe('createRenderedAnswer', () => {
 
   it('fails for a render that stopped before its end', async () => {
     const cut: PageRenderer = async (_, res) => { res.writeHead(200); res.write('<p>'); throw new Error('broke'); };
-    await expect(createRenderedAnswer(cut)('/AS1', {} as App.Locals, request())).rejects.toThrow('the render of /AS1 stopped before its end');
+    await expect(createRenderedAnswer(cut)('/AS1', {} as App.Locals, request())).rejects.toThrow(new Error('the render of /AS1 stopped before its end'));
+    // A long target is named by its first 200 characters.
+    const long = `/networks?q=${'x'.repeat(300)}`;
+    await expect(createRenderedAnswer(cut)(long, {} as App.Locals, request())).rejects.toThrow(new Error(`the render of ${long.slice(0, 200)} stopped before its end`));
   });
 
   it.each<[string, string | undefined, boolean]>([
