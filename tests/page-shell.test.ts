@@ -11,7 +11,7 @@ import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { crc32, deflateRawSync, gunzipSync } from 'node:zlib';
+import { crc32, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { createElement } from 'react';
 import { renderToString as reactRenderToString } from 'react-dom/server';
@@ -268,6 +268,14 @@ describe('gzip of a shell page', () => {
     }
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^page gzip: node's zlib stream no longer drives as src\/server\/shell\/page-gzip\.ts expects \(Cannot read properties of undefined \(reading 'writeSync'\)\); pages are compressed with gzipSync instead, a little slower$/);
+  });
+
+  it('compresses at the level it is given', () => {
+    const page = shells.get('/')!.fill(lookupOf('81.2.69.166'), false);
+    const sizes = [2, 6].map((level) => [new PageGzip(level).gzip(page).length, gzipSync(page, { level }).length]);
+    // The same deflate as gzipSync's at that level, but for the flush marker and the empty last block (7 bytes).
+    for (const [kept, once] of sizes) expect(Math.abs(kept! - once!)).toBeLessThanOrEqual(8);
+    expect(sizes[0]![0]! - sizes[1]![0]!).toBeGreaterThan(100);
   });
 
   it('compresses pages through one open stream, each standing alone, whatever their size', () => {
