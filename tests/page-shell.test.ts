@@ -6,11 +6,12 @@
  * Needs the build (npm test builds first).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, gunzipSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import { crc32, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { createElement } from 'react';
 import { renderToString as reactRenderToString } from 'react-dom/server';
@@ -45,6 +46,8 @@ const shells = new Map<string, PageShell>();
 const locals = (lookup: LookupResponse): App.Locals => ({ clientIp: lookup.data.ip, lookup, clientConfig: config.client, query: lookup.data.ip });
 const lookupOf = (ip: string): LookupResponse =>
   routes.engine.lookup(ip, { headers: { get: (name: string) => name === 'user-agent' ? BROWSER : null } });
+/** A page's locals without its record. */
+const withoutLookup = (pageLocals: App.Locals): App.Locals => ({ ...pageLocals, lookup: null });
 /** The page's path for a record: an address's page names the address. */
 const pathOf = (page: string, lookup: LookupResponse) => page === '/lookup/' ? page + lookup.data.ip : page;
 /** What Astro renders, uid attributes left out (see the header). */
@@ -133,6 +136,50 @@ describe('the spliced page is the page Astro renders', () => {
   });
 });
 
+/** The page's record block moved to the end of its body, after every island. */
+const recordLast = (html: string): string => {
+  const block = new RegExp(`<script type="application/json" id="${PAGE_RECORD_ID}">[^<]*</script>`).exec(html)![0];
+  return html.replace(block, '').replace('</body>', `${block}</body>`);
+};
+/** Astro's end mark left out of every island, as it writes an island without children. */
+const noEndMarks = (html: string): string => html.replaceAll('<!--astro:end-->', '');
+/** The props attribute left out of an island that does not take the record (the map). */
+const mapWithoutProps = (html: string): string => html.replace(/(<astro-island [^>]*MapWidget[^>]*?) props="[^"]*"/, '$1');
+
+describe('a shell compiled from a page', () => {
+  const other = () => hostile(lookupOf('2001:4860:4860::8888'));
+
+  it.each(PAGES)('%s: cut for one record, gives Astro\'s page for another, with the page\'s own headers', async (page) => {
+    const placeholder = lookupOf(PLACEHOLDERS[0]);
+    const captured = await renderCaptured(render, pathOf(page, placeholder), locals(placeholder));
+    const shell = PageShell.compile(captured, placeholder, bundle);
+    const lookup = other();
+    expect(withoutUids(shell.fill(lookup, false).toString('utf8'))).toBe(await astroPage(page, lookup));
+    expect(shell.headers).toEqual({ 'content-type': captured.headers['content-type'], 'content-security-policy': captured.headers['content-security-policy'] });
+    expect(shell.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
+  });
+
+  it('takes of the page\'s headers only its type and CSP, and only those it has', async () => {
+    const placeholder = lookupOf(PLACEHOLDERS[0]);
+    const captured = await renderCaptured(render, '/', locals(placeholder));
+    const shell = PageShell.compile({ ...captured, headers: { 'content-type': 'text/html', 'x-other': 'no' } }, placeholder, bundle);
+    expect(shell.headers).toStrictEqual({ 'content-type': 'text/html' });
+  });
+
+  it.each<[string, (html: string) => string]>([
+    ['the record after the islands', recordLast],
+    ['islands without an end mark', noEndMarks],
+    ['an island without props', mapWithoutProps],
+  ])('cuts a page with %s', async (_, change) => {
+    const placeholder = lookupOf(PLACEHOLDERS[0]);
+    const captured = await renderCaptured(render, '/lookup/' + placeholder.data.ip, locals(placeholder));
+    expect(change(captured.html)).not.toBe(captured.html);
+    const shell = PageShell.compile({ ...captured, html: change(captured.html) }, placeholder, bundle);
+    const lookup = other();
+    expect(withoutUids(shell.fill(lookup, false).toString('utf8'))).toBe(change(await astroPage('/lookup/', lookup)));
+  });
+});
+
 describe('escaping, as Astro and React do it', () => {
   const texts = ['<', '>', '&', '"', "'", HOSTILE, '&amp;', '\\', '\u2028', '\u0000', '\ud800', 'plain', ''];
 
@@ -212,21 +259,40 @@ describe('gzip of a shell page', () => {
     console.warn = (message: string) => warnings.push(message);
     try {
       // A stream without node's internals, as a future node might make it.
-      const changed = [new PageGzip(2, () => ({})), new PageGzip(6, () => ({}))];
-      expect(changed.map((g) => g.kept)).toEqual([false, false]);
+      // Or one that drives but loses what it is given: the check's probe page does not come back.
+      const losing = () => ({ _handle: { writeSync: () => {} }, _writeState: Uint32Array.of(64 * 1024, 0) });
+      const changed = [new PageGzip(2, () => ({})), new PageGzip(6, () => ({})), new PageGzip(2, () => { throw new Error('no stream'); }), new PageGzip(2, losing)];
+      expect(changed.map((g) => g.kept)).toEqual([false, false, false, false]);
       const page = Buffer.from('<p>a page</p>'.repeat(50));
       for (const gzip of changed) expect(gunzipSync(gzip.gzip(page))).toEqual(page);
     } finally {
       console.warn = warn;
     }
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^page gzip: node's zlib stream no longer drives as .*gzipSync instead/);
+    expect(warnings[0]).toMatch(/^page gzip: node's zlib stream no longer drives as src\/server\/shell\/page-gzip\.ts expects \(Cannot read properties of undefined \(reading 'writeSync'\)\); pages are compressed with gzipSync instead, a little slower$/);
+  });
+
+  it('compresses at the level it is given', () => {
+    const page = shells.get('/')!.fill(lookupOf('81.2.69.166'), false);
+    const sizes = [2, 6].map((level) => [new PageGzip(level).gzip(page).length, gzipSync(page, { level }).length]);
+    // The same deflate as gzipSync's at that level, but for the flush marker and the empty last block (7 bytes).
+    for (const [kept, once] of sizes) expect(Math.abs(kept! - once!)).toBeLessThanOrEqual(8);
+    expect(sizes[0]![0]! - sizes[1]![0]!).toBeGreaterThan(100);
+    // Without node's stream too (gzipSync at that level; the line saying so is the test above's).
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      for (const level of [2, 6]) expect(new PageGzip(level, () => ({})).gzip(page)).toEqual(gzipSync(page, { level }));
+    } finally {
+      console.warn = warn;
+    }
   });
 
   it('compresses pages through one open stream, each standing alone, whatever their size', () => {
     const gzip = new PageGzip(2);
-    // 150 KB that barely compresses: more than the 64 KB output buffer holds at once.
-    const random = Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 2_654_435_761) >>> 24));
+    // 150 KB that does not compress (SHA-256 in counter mode): more than the 64 KB output buffer holds at once.
+    const random = Buffer.concat(Array.from({ length: 4_700 }, (_, i) => createHash('sha256').update(String(i)).digest()));
+    expect(deflateRawSync(random, { level: 2 }).length).toBeGreaterThan(2 * 64 * 1024);
     const pages = [Buffer.from('<p>a page</p>'.repeat(50)), random, Buffer.alloc(0), Buffer.from('"&quot;"'.repeat(300)), Buffer.from('<p>a page</p>'.repeat(50))];
     const files = pages.map((page) => gzip.gzip(page));
     files.forEach((file, i) => expect(gunzipSync(file)).toEqual(pages[i]));
@@ -251,7 +317,68 @@ describe('a page the shell cannot reproduce is refused', () => {
       console.warn = warn;
     }
     expect(warnings.join('\n')).toMatch(/^\/ renders through Astro per request: its shell was refused: filled for 2001:db8::7e57, it differs/m);
+    // Where: the first of the example's addresses, which the shell filled with the check's; and the text around it.
+    const astro = withoutUids((await renderCaptured(render, '/', locals(lookupOf(PLACEHOLDERS[1])))).html);
+    const at = astro.indexOf('8.8.8.8');
+    const [, where, excerpt] = /^\/ renders .* differs from Astro's page at (\d+): (".*")$/m.exec(warnings.join('\n'))!;
+    expect(Number(where)).toBe(at);
+    expect(JSON.parse(excerpt!)).toBe((astro.slice(at - 60, at) + '2001:db8::7e57' + astro.slice(at + '8.8.8.8'.length)).slice(0, 120));
   }, 30_000);
+
+  it('serves each page from its own shell, an address\'s page by its prefix', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    let shellFor: Awaited<ReturnType<typeof loadShells>>;
+    try {
+      shellFor = await loadShells(render, 'dist', (ip) => locals(lookupOf(ip)));
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).toEqual([]);
+    const [home, ip2, lookupPage] = ['/', '/ip-2', '/lookup/9.9.9.9'].map((page) => shellFor(page));
+    expect(new Set([home, ip2, lookupPage]).size).toBe(3);
+    expect(shellFor('/lookup/1.1.1.1')).toBe(lookupPage);
+    expect(shellFor('/other')).toBeUndefined();
+    const lookup = lookupOf('9.9.9.9');
+    expect(withoutUids(lookupPage!.fill(lookup, false).toString('utf8'))).toBe(await astroPage('/lookup/', lookup));
+    expect(withoutUids(ip2!.fill(lookup, false).toString('utf8'))).toBe(await astroPage('/ip-2', lookup));
+  }, 30_000);
+
+  it.each<[string, string, (ip: string) => App.Locals]>([
+    ['no island bundle', 'empty', (ip) => locals(lookupOf(ip))],
+    ['no record for the placeholder cut', 'dist', (ip) => ip === PLACEHOLDERS[0] ? withoutLookup(locals(lookupOf(ip))) : locals(lookupOf(ip))],
+    ['no record for the placeholder checked', 'dist', (ip) => ip === PLACEHOLDERS[1] ? withoutLookup(locals(lookupOf(ip))) : locals(lookupOf(ip))],
+  ])('with %s, every page renders through Astro, said once', async (_, dist, pageLocals) => {
+    const distDir = dist === 'dist' ? 'dist' : mkdtempSync(path.join(tmpdir(), 'page-shell-dist-'));
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      const shellFor = await loadShells(render, distDir, pageLocals);
+      expect(PAGES.map((page) => shellFor(page))).toEqual([undefined, undefined, undefined]);
+    } finally {
+      console.warn = warn;
+      if (distDir !== 'dist') rmSync(distDir, { recursive: true, force: true });
+    }
+    expect(warnings).toEqual(['pages render through Astro per request: the build has no dist/server/visitor-islands.mjs (npm run build makes it)']);
+  });
+
+  it('a fault that is not a page the shell cannot reproduce stops the start', async () => {
+    const distDir = mkdtempSync(path.join(tmpdir(), 'page-shell-dist-'));
+    try {
+      mkdirSync(path.join(distDir, 'server'));
+      const real = pathToFileURL(path.resolve('dist/server/visitor-islands.mjs')).href;
+      writeFileSync(path.join(distDir, 'server', 'visitor-islands.mjs'), [
+        `import * as real from ${JSON.stringify(real)};`,
+        'export const { jsx, renderToString } = real;',
+        "export const islands = { ...real.islands, BadgeRow: () => { throw new RangeError('a bug in an island'); } };",
+      ].join('\n'));
+      await expect(loadShells(render, distDir, (ip) => locals(lookupOf(ip)))).rejects.toThrow(new RangeError('a bug in an island'));
+    } finally {
+      rmSync(distDir, { recursive: true, force: true });
+    }
+  });
 
   it('an island that takes the record but has no string renderer', async () => {
     const placeholder = lookupOf('8.8.8.8');
@@ -264,19 +391,54 @@ describe('a page the shell cannot reproduce is refused', () => {
     const placeholder = lookupOf('8.8.8.8');
     const page = await renderCaptured(render, '/', locals(placeholder));
     const block = pageRecordJson(placeholder);
-    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, '') }, placeholder, bundle)).toThrow(/carries no record/);
-    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, block + block) }, placeholder, bundle)).toThrow(/carries the record twice/);
+    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, '') }, placeholder, bundle))
+      .toThrow(new ShellError('the page carries no record (src/components/PageRecordData.astro)'));
+    expect(() => PageShell.compile({ ...page, html: page.html.replace(block, block + block) }, placeholder, bundle)).toThrow(new ShellError('the page carries the record twice'));
   });
 
   it('an island the string renderer renders differently', async () => {
     const placeholder = lookupOf('8.8.8.8');
     const page = await renderCaptured(render, '/', locals(placeholder));
-    const islands = { ...bundle.islands, BadgeRow: () => 'something else' };
-    expect(() => PageShell.compile(page, placeholder, { ...bundle, islands })).toThrow(ShellError);
+    const islands = { ...bundle.islands, BadgeRow: () => 'x'.repeat(500) };
+    // The message shows the first 400 characters of each: what Astro rendered, and the renderer's.
+    const tag = /<astro-island [^>]*BadgeRow[^>]*>/.exec(page.html)!;
+    const start = tag.index + tag[0].length;
+    const astro = page.html.slice(start, page.html.indexOf('<!--astro:end--></astro-island>', start));
+    expect(astro.length).toBeGreaterThan(400);
+    expect(() => PageShell.compile(page, placeholder, { ...bundle, islands }))
+      .toThrow(new ShellError(`BadgeRow renders differently through the string renderer:\n  astro: ${astro.slice(0, 400)}\n  shell: ${'x'.repeat(400)}`));
+  });
+
+  it('an island that takes the record under another name', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const html = page.html.replace(/(BadgeRow[^>]*props="\{&quot;)initial(&quot;)/, '$1seed$2');
+    expect(html).not.toBe(page.html);
+    expect(() => PageShell.compile({ ...page, html }, placeholder, bundle)).toThrow(new ShellError("BadgeRow takes the page's record under another name than initial"));
+  });
+
+  it('an island that takes the record and whose component cannot be named', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const html = page.html.replace(/(component-url="\/_astro\/)IpBox\./, '$1Ip-Box.');
+    const tag = /<astro-island [^>]*Ip-Box[^>]*>/.exec(html)![0];
+    expect(() => PageShell.compile({ ...page, html }, placeholder, bundle))
+      .toThrow(new ShellError(`the island ${tag.slice(0, 80)} takes the record but has no string renderer (src/server/shell/islands.ts)`));
+  });
+
+  it('a page where no island takes the record', async () => {
+    const placeholder = lookupOf('8.8.8.8');
+    const page = await renderCaptured(render, '/', locals(placeholder));
+    const html = page.html.replaceAll('{&quot;from&quot;:[0,&quot;page&quot;]}', '{&quot;from&quot;:[0,&quot;book&quot;]}');
+    expect(() => PageShell.compile({ ...page, html }, placeholder, bundle)).toThrow(new ShellError("no island takes the page's record"));
+  });
+
+  it('compares pages without their islands\' uid attributes, and nothing else left out', () => {
+    expect(withoutUids('<astro-island uid="Z1a2" prefix="r1" data-uid="k"> uid="" uid=x</astro-island>')).toBe('<astro-island prefix="r1" data-uid="k"> uid=x</astro-island>');
   });
 
   it('a page that did not render', () => {
-    expect(() => PageShell.compile({ status: 500, headers: {}, html: '', ended: true }, lookupOf('8.8.8.8'), bundle)).toThrow(/answered 500/);
+    expect(() => PageShell.compile({ status: 500, headers: {}, html: '', ended: true }, lookupOf('8.8.8.8'), bundle)).toThrow(new ShellError('the page answered 500'));
   });
 });
 

@@ -38,11 +38,11 @@ const UNSAFE = /["&'<>]/g;
 export const escapeText = (text: string): string => UNSAFE.test(text) ? text.replace(UNSAFE, (c) => ESCAPED[c]!) : text;
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
-/** React's boolean attributes: present (`name=""`) when true, absent when false. */
+/** React's boolean attributes: present (`name=""`, as written: `readOnly=""`) when true, absent when false. */
 const BOOLEAN = new Set(['allowFullScreen', 'async', 'autoPlay', 'controls', 'default', 'defer', 'disabled', 'disablePictureInPicture',
   'disableRemotePlayback', 'formNoValidate', 'hidden', 'inert', 'loop', 'noModule', 'noValidate', 'open', 'playsInline', 'readOnly',
   'required', 'reversed', 'scoped', 'seamless', 'itemScope', 'multiple', 'muted', 'selected']);
-const ALIAS: Record<string, string> = { className: 'class', htmlFor: 'for', acceptCharset: 'accept-charset', httpEquiv: 'http-equiv' };
+const ALIAS: Record<string, string> = { className: 'class', htmlFor: 'for', acceptCharset: 'accept-charset', httpEquiv: 'http-equiv', tabIndex: 'tabindex' };
 const SKIP = new Set(['children', 'key', 'ref', 'dangerouslySetInnerHTML', 'suppressHydrationWarning', 'suppressContentEditableWarning']);
 
 function attributes(props: Props): string {
@@ -54,7 +54,7 @@ function attributes(props: Props): string {
       throw new Error(`jsx-string: the attribute ${name} is not supported`);
     }
     if (BOOLEAN.has(name)) {
-      if (value) out += ` ${name.toLowerCase()}=""`;
+      if (value) out += ` ${name}=""`;
       continue;
     }
     if (typeof value === 'boolean') {
