@@ -1,0 +1,219 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { parseIp } from '../../lib/ip-address.ts';
+import type { PrivacyFlag } from '../../lib/privacy.ts';
+import { defaultListPaths, PrivacyLists, sourcesOf, type ListOptions, type ListPaths } from './privacy-lists.ts';
+import { toWords } from './sorted-ranges.ts';
+
+const made: string[] = [];
+afterAll(() => { for (const dir of made) rmSync(dir, { recursive: true, force: true }); });
+
+/** Lists files in a fresh data folder (the others missing), each dated `date` when given. */
+function listFiles(files: Partial<Record<PrivacyFlag, string>>, date?: string): ListPaths {
+  const dir = mkdtempSync(path.join(tmpdir(), 'privacy-lists-'));
+  made.push(dir);
+  const paths = defaultListPaths(dir);
+  mkdirSync(path.dirname(paths.tor), { recursive: true });
+  for (const [kind, text] of Object.entries(files)) {
+    writeFileSync(paths[kind as PrivacyFlag], text);
+    if (date) utimesSync(paths[kind as PrivacyFlag], new Date(date), new Date(date));
+  }
+  return paths;
+}
+
+async function openLists(files: Partial<Record<PrivacyFlag, string>>, options: ListOptions & { date?: string } = {}) {
+  const paths = listFiles(files, options.date);
+  const logs: string[] = [];
+  const lists = await PrivacyLists.open(paths, { log: (line) => logs.push(line), ...options });
+  return { lists, logs, paths };
+}
+
+function ask(lists: PrivacyLists, ip: string) {
+  const parsed = parseIp(ip)!;
+  return lists.check(parsed, parsed.version === 6 ? toWords(parsed.value, new Uint32Array(4)) : new Uint32Array(4));
+}
+
+const T1 = '2026-11-26T10:00:00.000Z';
+const T2 = '2026-11-25T08:30:00.000Z';
+
+describe('defaultListPaths', () => {
+  it('puts every list under lists/ in the data folder, by its file name', () => {
+    expect(defaultListPaths('/srv/data')).toEqual({
+      tor: '/srv/data/lists/tor-exits.txt', relay: '/srv/data/lists/private-relay.csv', vpn: '/srv/data/lists/vpn.txt',
+      proxy: '/srv/data/lists/proxy.txt', hosting: '/srv/data/lists/hosting.txt',
+    });
+  });
+});
+
+describe('sourcesOf: the `# source` lines of a list file', () => {
+  it.each<[string, string, ReturnType<typeof sourcesOf>]>([
+    ['none', '185.220.101.1\n# a comment\n', []],
+    ['one, without a service', `# source tor fetched ${T1}: the Tor Project's exit list\n185.220.101.1\n`,
+      [{ id: 'tor', fetchedAt: Date.parse(T1), service: '', name: "the Tor Project's exit list" }]],
+    ['one with a service, its name trimmed', `# source aws fetched ${T1} as AWS:  AWS's published ranges \t\r\n3.5.140.0/22,AWS\r\n`,
+      [{ id: 'aws', fetchedAt: Date.parse(T1), service: 'AWS', name: "AWS's published ranges" }]],
+    ['two in order, one with a date that is not one left out',
+      `# source aws fetched ${T1} as AWS: AWS's\n# source bad fetched yesterday: Bad\n# source x4bnet-datacenter fetched ${T2}: X4BNet's\n`,
+      [{ id: 'aws', fetchedAt: Date.parse(T1), service: 'AWS', name: "AWS's" }, { id: 'x4bnet-datacenter', fetchedAt: Date.parse(T2), service: '', name: "X4BNet's" }]],
+  ])('%s', (_name, text, sources) => {
+    expect(sourcesOf(text)).toEqual(sources);
+  });
+});
+
+/** A hosting list from two sources: a provider's /15 inside X4BNet's unnamed /8, fetched at different times. */
+const TWO_SOURCES = [
+  `# source aws fetched ${T1} as AWS: AWS's published ranges`, '3.0.0.0/15,AWS', '2600:1f14::/35,AWS',
+  `# source x4bnet-datacenter fetched ${T2}: X4BNet's datacenter list`, '3.0.0.0/8', '5.9.0.0/16', '',
+].join('\n');
+
+describe('check: which list holds an address, with its service and source', () => {
+  it('names the first source whose section holds the address, even inside a wider range of a later one', async () => {
+    const { lists } = await openLists({ hosting: TWO_SOURCES });
+    const aws = { listed: true, service: 'AWS', source: "AWS's published ranges", fetchedAt: Date.parse(T1) };
+    const x4b = { listed: true, service: '', source: "X4BNet's datacenter list", fetchedAt: Date.parse(T2) };
+    expect(ask(lists, '3.0.0.0').hosting).toMatchObject(aws);
+    expect(ask(lists, '3.1.255.255').hosting).toMatchObject(aws);
+    expect(ask(lists, '2600:1f14::1').hosting).toMatchObject(aws);
+    expect(ask(lists, '3.2.0.0').hosting).toMatchObject(x4b);
+    expect(ask(lists, '3.255.255.255').hosting).toMatchObject(x4b);
+    expect(ask(lists, '5.9.1.1').hosting).toMatchObject(x4b);
+  });
+
+  it('names no source for a row above the first header of a file from several sources', async () => {
+    const { lists } = await openLists({ hosting: `198.51.100.0/24,Hand-added\n${TWO_SOURCES}` });
+    expect(ask(lists, '198.51.100.1').hosting).toMatchObject({ listed: true, service: 'Hand-added', source: undefined, fetchedAt: undefined });
+    expect(ask(lists, '3.0.0.1').hosting).toMatchObject({ service: 'AWS', source: "AWS's published ranges" });
+  });
+
+  it("answers a miss with every source named together and the oldest one's fetch time", async () => {
+    const { lists } = await openLists({ hosting: TWO_SOURCES, tor: `# source tor fetched ${T1}: the Tor Project's exit list\n185.220.101.1\n` });
+    const miss = ask(lists, '192.0.2.1');
+    expect(miss.hosting).toMatchObject({ listed: false, service: '', source: "AWS's published ranges and 1 more", fetchedAt: Date.parse(T2) });
+    expect(miss.tor).toMatchObject({ listed: false, service: '', source: "the Tor Project's exit list", fetchedAt: Date.parse(T1) });
+  });
+
+  it('names the one source of a file for every row, those above its header line included', async () => {
+    const { lists } = await openLists({ vpn: `45.83.88.0/22,ExampleVPN\n# source x4bnet-vpn fetched ${T1}: X4BNet's VPN list\n45.83.220.0/22\n` });
+    const from = { source: "X4BNet's VPN list", fetchedAt: Date.parse(T1) };
+    expect(ask(lists, '45.83.88.1').vpn).toEqual({ listed: true, service: 'ExampleVPN', updated: expect.any(String), ...from });
+    expect(ask(lists, '45.83.220.1').vpn).toEqual({ listed: true, service: '', updated: expect.any(String), ...from });
+    expect(ask(lists, '192.0.2.1').vpn).toMatchObject({ listed: false, ...from });
+  });
+
+  it('names no source for a file without a `# source` line', async () => {
+    const { lists } = await openLists({ tor: '185.220.101.1\n' }, { date: '2026-11-20T12:00:00Z' });
+    expect(ask(lists, '185.220.101.1').tor).toEqual({ listed: true, service: '', updated: '2026-11-20', source: undefined, fetchedAt: undefined });
+    expect(ask(lists, '185.220.101.2').tor).toEqual({ listed: false, service: '', updated: '2026-11-20', source: undefined, fetchedAt: undefined });
+  });
+
+  it('finds the first range of a list, in either family, and an address on two lists on both', async () => {
+    const { lists } = await openLists({ tor: '2001:db8::/32\n', vpn: '192.0.2.0/24,ExampleVPN\n198.51.100.0/24,OtherVPN\n', proxy: '192.0.2.7\n' });
+    expect(ask(lists, '2001:db8::1').tor?.listed).toBe(true);
+    expect(ask(lists, '2001:db9::1').tor?.listed).toBe(false);
+    const both = ask(lists, '192.0.2.7');
+    expect([both.vpn?.listed, both.vpn?.service, both.proxy?.listed, both.tor?.listed]).toEqual([true, 'ExampleVPN', true, false]);
+    expect(ask(lists, '198.51.100.1').vpn?.service).toBe('OtherVPN');
+  });
+
+  it('answers a clean address with the one frozen miss of the generation, and a new one after a change', async () => {
+    const { lists, paths } = await openLists({ tor: '185.220.101.1\n', vpn: '45.83.88.0/22\n' });
+    const missed = lists.missed();
+    expect(Object.isFrozen(missed) && Object.isFrozen(missed.tor)).toBe(true);
+    expect(Object.keys(missed).sort()).toEqual(['tor', 'vpn']);
+    expect(ask(lists, '192.0.2.1')).toBe(missed);
+    expect(lists.missed()).toBe(missed);
+    const hit = ask(lists, '185.220.101.1');
+    expect(hit).not.toBe(missed);
+    expect(hit.vpn).toBe(missed.vpn);
+    writeFileSync(paths.tor, '185.220.101.2\n');
+    await lists.refresh('tor');
+    expect(lists.missed()).not.toBe(missed);
+    expect(ask(lists, '185.220.101.1')).toBe(lists.missed());
+  });
+});
+
+describe('coverage: how much of a network each list holds', () => {
+  it('counts IPv4 addresses and IPv6 /48s over every range given, per loaded list', async () => {
+    const { lists } = await openLists({ tor: '192.0.2.0/25\n198.51.100.0/30\n2001:db8::/47\n2001:db9::/48\n', hosting: '203.0.113.0/24\n' }, { date: '2026-11-20T12:00:00Z' });
+    const v4 = (ip: string) => (parseIp(ip) as { value: number }).value;
+    const ranges4 = Uint32Array.from([v4('192.0.2.0'), v4('192.0.2.255'), v4('198.51.100.0'), v4('198.51.100.255')]);
+    const ranges6 = new Uint32Array(16);
+    const v6 = (ip: string, at: number) => toWords((parseIp(ip) as { value: bigint }).value, ranges6.subarray(at, at + 4));
+    v6('2001:db8::', 0); v6('2001:db8:3:ffff:ffff:ffff:ffff:ffff', 4); v6('2001:db9::', 8); v6('2001:db9:0:ffff:ffff:ffff:ffff:ffff', 12);
+    expect(lists.coverage(ranges4, ranges6)).toEqual({
+      tor: { v4: 132, v6: 3, updated: '2026-11-20' },
+      hosting: { v4: 0, v6: 0, updated: '2026-11-20' },
+    });
+  });
+});
+
+describe('summary and states (what /healthz says)', () => {
+  it("counts each loaded list's ranges of both families, with its file's date, and says which are not loaded", async () => {
+    const { lists, paths } = await openLists({ tor: '185.220.101.1\n185.220.101.3\n2001:67c:e60::/48\n' }, { date: '2026-11-20T12:00:00Z' });
+    expect(lists.summary()).toEqual({ tor: 3 });
+    expect(lists.states()).toEqual([
+      ['tor list', 'ok (3 ranges, file of 2026-11-20)'],
+      ['relay list', `not loaded (${paths.relay}): its check says "not available"`],
+      ['vpn list', `not loaded (${paths.vpn}): its check says "not available"`],
+      ['proxy list', `not loaded (${paths.proxy}): its check says "not available"`],
+      ['hosting list', `not loaded (${paths.hosting}): its check says "not available"`],
+    ]);
+  });
+});
+
+describe('loading and reloading, and what is logged', () => {
+  it('logs the lists it could not load at start, once, and nothing when all are there', async () => {
+    const { logs, paths } = await openLists({ tor: '185.220.101.1\n', relay: '172.224.224.0/27\n', vpn: '45.83.88.0/22\n' });
+    expect(logs).toEqual([`not loaded (their checks say "not available"): ${paths.proxy}, ${paths.hosting}; the refresher (or npm run data:update) fetches the public ones`]);
+    const all = await openLists({ tor: '1.1.1.1\n', relay: '1.1.1.1\n', vpn: '1.1.1.1\n', proxy: '1.1.1.1\n', hosting: '1.1.1.1\n' });
+    expect(all.logs).toEqual([]);
+  });
+
+  it('logs the lines that are not addresses, with the first, and each reload', async () => {
+    const { lists, logs, paths } = await openLists({ tor: '185.220.101.1\nnot an address\n<div>\n', relay: '', vpn: '', proxy: '', hosting: '' });
+    expect(logs).toEqual([`${paths.tor}: skipped 2 lines that are not addresses (first: "not an address")`]);
+    writeFileSync(paths.vpn, '45.83.88.0/22\n2001:ac8::/32\n');
+    await lists.refresh('vpn');
+    expect(logs.slice(1)).toEqual([`${paths.vpn}: reloaded, 2 ranges`]);
+  });
+
+  it("logs through console.warn, marked as the lists', when no log is given", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const paths = listFiles({ tor: '185.220.101.1\nnonsense\n', relay: '', vpn: '', proxy: '', hosting: '' });
+      await PrivacyLists.open(paths);
+      expect(warn.mock.calls).toEqual([[`lists: ${paths.tor}: skipped 1 lines that are not addresses (first: "nonsense")`]]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('drops a list whose file is gone, once, and does nothing for one that was never there', async () => {
+    const { lists, logs, paths } = await openLists({ tor: '185.220.101.1\n' });
+    logs.length = 0;
+    const before = lists.generation;
+    await lists.refresh('proxy');
+    expect([lists.generation, logs]).toEqual([before, []]);
+    rmSync(paths.tor);
+    await lists.refresh('tor');
+    expect(lists.generation).toBe(before + 1);
+    expect(ask(lists, '185.220.101.1').tor).toBeUndefined();
+    await lists.refresh('tor');
+    expect(lists.generation).toBe(before + 1);
+    expect(logs).toEqual([`${paths.tor} is gone: the tor check is not available until it is back`]);
+  });
+
+  it('keeps the list it has when its file cannot be read for another reason than being gone', async () => {
+    const { lists, logs, paths } = await openLists({ tor: '185.220.101.1\n' });
+    logs.length = 0;
+    const before = lists.generation;
+    rmSync(paths.tor);
+    mkdirSync(paths.tor);
+    await lists.refresh('tor');
+    expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
+    expect(lists.generation).toBe(before);
+    expect(logs).toEqual([expect.stringMatching(new RegExp(`^${paths.tor} could not be read \\(EISDIR.*\\); keeping what was loaded$`))]);
+  });
+});
