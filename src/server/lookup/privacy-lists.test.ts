@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, unwatchFile, utimesSync, watchFile, writeFileSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -215,5 +215,141 @@ describe('loading and reloading, and what is logged', () => {
     expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
     expect(lists.generation).toBe(before);
     expect(logs).toEqual([expect.stringMatching(new RegExp(`^${paths.tor} could not be read \\(EISDIR.*\\); keeping what was loaded$`))]);
+  });
+});
+
+describe('polling the files', () => {
+  const POLL = 20;
+  const D1 = new Date('2026-11-20T12:00:00Z');
+  const D2 = new Date('2026-11-21T12:00:00Z');
+
+  /** Whether `done` holds within `ms`, asked every 10 ms. */
+  async function within(done: () => boolean, ms: number): Promise<boolean> {
+    const end = Date.now() + ms;
+    while (!done()) {
+      if (Date.now() > end) return false;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return true;
+  }
+
+  async function until(done: () => boolean, what: string): Promise<void> {
+    if (!(await within(done, 5000))) throw new Error(`timed out waiting for ${what}`);
+  }
+
+  /**
+   * Every change the poll of `file` reports, with the lists' generation when it came: a
+   * listener added to the lists' own poll of the file (node keeps one per file), so it
+   * hears each change in the same turn, just after the lists' listener.
+   */
+  function observe(file: string, lists: PrivacyLists) {
+    const seen: Array<{ now: Stats; generation: number }> = [];
+    const listener = (now: Stats) => { seen.push({ now, generation: lists.generation }); };
+    watchFile(file, { interval: POLL, persistent: false }, listener);
+    return {
+      seen,
+      stop: () => unwatchFile(file, listener),
+      saw: (check: (now: Stats) => boolean) => until(() => seen.some((e) => check(e.now)), 'the poll to see the change'),
+    };
+  }
+
+  /** Replaces a file by a rename, as the refresher does, the new one dated `date`. */
+  function replace(file: string, text: string, date: Date): number {
+    writeFileSync(`${file}.new`, text);
+    utimesSync(`${file}.new`, date, date);
+    renameSync(`${file}.new`, file);
+    return statSync(file).ino;
+  }
+
+  it.each<[string, (file: string) => void]>([
+    ['rewritten in place with the same size (only its time changes)', (file) => { writeFileSync(file, '185.220.101.2\n'); utimesSync(file, D2, D2); }],
+    ['rewritten in place keeping its time (cp -p: only its size changes)', (file) => { writeFileSync(file, '185.220.101.2\n185.220.101.9\n'); utimesSync(file, D1, D1); }],
+    ['replaced by a rename with the same size and time (only its inode changes)', (file) => { replace(file, '185.220.101.2\n', D1); }],
+  ])('reloads a file %s', async (_name, change) => {
+    const { lists, paths } = await openLists({ tor: '185.220.101.1\n' }, { pollMs: POLL, date: D1.toISOString() });
+    try {
+      change(paths.tor);
+      await until(() => ask(lists, '185.220.101.2').tor?.listed === true, 'the reload');
+      expect(ask(lists, '185.220.101.1').tor?.listed).toBe(false);
+    } finally {
+      lists.close();
+    }
+  });
+
+  it('does not read again a file it read when asked to', async () => {
+    const { lists, logs, paths } = await openLists({ tor: '185.220.101.1\n' }, { pollMs: POLL });
+    const observer = observe(paths.tor, lists);
+    try {
+      // The poll may see the new file before refresh() has read it (then reading it is right):
+      // try again until it came after.
+      for (let attempt = 0; ; attempt++) {
+        const before = lists.generation;
+        const logged = logs.length;
+        const ino = replace(paths.tor, `185.220.101.${10 + attempt}\n`, new Date(D2.getTime() + attempt * 1000));
+        await lists.refresh('tor');
+        await observer.saw((now) => now.ino === ino);
+        if (observer.seen.find((e) => e.now.ino === ino)!.generation === before + 1) {
+          // A read the poll started is logged before this refresh's, which starts after it.
+          await lists.refresh('tor');
+          expect(logs.slice(logged)).toEqual([`${paths.tor}: reloaded, 1 ranges`, `${paths.tor}: reloaded, 1 ranges`]);
+          break;
+        }
+        if (attempt === 4) throw new Error('the poll saw the file before refresh() read it, five times in a row');
+      }
+    } finally {
+      observer.stop();
+      lists.close();
+    }
+  });
+
+  it('does not read again a path that cannot be read when only its mode changes', async () => {
+    const { lists, logs, paths } = await openLists({ tor: '185.220.101.1\n' }, { pollMs: POLL });
+    const observer = observe(paths.tor, lists);
+    const unreadable = () => logs.filter((l) => l.includes('could not be read')).length;
+    try {
+      rmSync(paths.tor);
+      mkdirSync(paths.tor, { mode: 0o755 });
+      await until(() => unreadable() === 1, 'the read error');
+      chmodSync(paths.tor, 0o700);
+      await observer.saw((now) => (now.mode & 0o777) === 0o700);
+      // A read the poll started is logged before this one, which starts after it.
+      await lists.refresh('tor');
+      expect(unreadable()).toBe(2);
+    } finally {
+      observer.stop();
+      lists.close();
+    }
+  });
+
+  it('never keeps the process alive by watching', async () => {
+    const { lists } = await openLists({ tor: '185.220.101.1\n' }, { pollMs: POLL });
+    try {
+      expect(process.getActiveResourcesInfo()).not.toContain('StatWatcher');
+    } finally {
+      lists.close();
+    }
+  });
+
+  it('stops reading changed files once closed', async () => {
+    const { lists, paths } = await openLists({ tor: '185.220.101.1\n', vpn: '45.83.88.0/22\n' }, { pollMs: POLL });
+    lists.close();
+    const observer = observe(paths.tor, lists);
+    try {
+      const before = lists.generation;
+      // A new poll of the file starts from a first stat, which may already see a change made at
+      // once: replace the file until the poll reports a change.
+      let seen = false;
+      for (let attempt = 0; !seen; attempt++) {
+        if (attempt === 10) throw new Error('the poll never reported a change');
+        const ino = replace(paths.tor, `185.220.101.${2 + attempt}\n`, D2);
+        seen = await within(() => observer.seen.some((e) => e.now.ino === ino), 500);
+      }
+      // A read a poll of the lists' own would have started ends before this one, which starts after it.
+      await lists.refresh('vpn');
+      expect(lists.generation).toBe(before + 1);
+      expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
+    } finally {
+      observer.stop();
+    }
   });
 });
