@@ -261,16 +261,17 @@ describe('polling the files', () => {
     return statSync(file).ino;
   }
 
-  it.each<[string, (file: string) => void]>([
-    ['rewritten in place with the same size (only its time changes)', (file) => { writeFileSync(file, '185.220.101.2\n'); utimesSync(file, D2, D2); }],
-    ['rewritten in place keeping its time (cp -p: only its size changes)', (file) => { writeFileSync(file, '185.220.101.2\n185.220.101.9\n'); utimesSync(file, D1, D1); }],
-    ['replaced by a rename with the same size and time (only its inode changes)', (file) => { replace(file, '185.220.101.2\n', D1); }],
-  ])('reloads a file %s', async (_name, change) => {
-    const { lists, paths } = await openLists({ tor: '185.220.101.1\n' }, { pollMs: POLL, date: D1.toISOString() });
+  it.each<[string, (file: string) => void, number]>([
+    ['rewritten in place with the same size (only its time changes)', (file) => { writeFileSync(file, '185.220.101.2\n'); utimesSync(file, D2, D2); }, 1],
+    ['rewritten in place keeping its time (cp -p: only its size changes)', (file) => { writeFileSync(file, '185.220.101.2\n185.220.101.9\n'); utimesSync(file, D1, D1); }, 2],
+    ['replaced by a rename with the same size and time (only its inode changes)', (file) => { replace(file, '185.220.101.2\n', D1); }, 1],
+  ])('reloads a file %s, and logs it', async (_name, change, ranges) => {
+    const { lists, logs, paths } = await openLists({ tor: '185.220.101.1\n' }, { pollMs: POLL, date: D1.toISOString() });
     try {
       change(paths.tor);
       await until(() => ask(lists, '185.220.101.2').tor?.listed === true, 'the reload');
       expect(ask(lists, '185.220.101.1').tor?.listed).toBe(false);
+      expect(logs.at(-1)).toBe(`${paths.tor}: reloaded, ${ranges} ranges`);
     } finally {
       lists.close();
     }
