@@ -81,9 +81,9 @@ function partsOf(text: string, sources: FileSource[], labelColumn: boolean): Par
   });
 }
 
-/** The source a listed row comes from: the one naming the row's service, else the first that names none. */
-function hitAttribution(sources: FileSource[], service: string): Attribution {
-  const from = sources.find((s) => s.service === service) ?? sources.find((s) => s.service === '') ?? sources[0];
+/** The source of a listed row in a file of one source at most (a file of several is asked part by part: partsOf). */
+function soleAttribution(sources: FileSource[]): Attribution {
+  const [from] = sources;
   return from ? { source: from.name, fetchedAt: from.fetchedAt } : {};
 }
 
@@ -167,7 +167,7 @@ export class PrivacyLists {
       if (row < 0) continue;
       out ??= { ...this.missed() };
       let service = list.label(row);
-      let from = parts.length ? undefined : hitAttribution(sources, service);
+      let from = parts.length ? undefined : soleAttribution(sources);
       for (const part of parts) {
         const r = parsed.version === 4 ? part.list.find4(parsed.value) : part.list.find6(words);
         if (r >= 0) { service = part.list.label(r); from = { source: part.source.name, fetchedAt: part.source.fetchedAt }; break; }
