@@ -35,6 +35,7 @@ const ROUTES: Record<string, (res: ServerResponse, headers: IncomingHttpHeaders)
   },
   '/bare': (res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('192.0.2.1\n'),
   '/always-304': (res) => void res.writeHead(304).end(),
+  '/no-content': (res) => void res.writeHead(204).end(),
   '/status500': (res) => void res.writeHead(500).end('internal error'),
   '/exact': (res) => void res.writeHead(200, { 'content-length': '16' }).end('0123456789abcdef'),
   '/exact-chunked': (res) => { res.writeHead(200); res.write('01234567'); res.end('89abcdef'); },
@@ -69,6 +70,10 @@ describe('download', () => {
 
   it('answers no validator the upstream did not send', async () => {
     expect(await download(`${base}/bare`, LIMITS)).toStrictEqual({ status: 'ok', body: Buffer.from('192.0.2.1\n'), etag: undefined, lastModified: undefined });
+  });
+
+  it('answers an empty body for an answer that has none (204)', async () => {
+    expect(await download(`${base}/no-content`, LIMITS)).toStrictEqual({ status: 'ok', body: Buffer.alloc(0), etag: undefined, lastModified: undefined });
   });
 
   it('sends the Accept it is given', async () => {

@@ -331,26 +331,40 @@ describe('polling the files', () => {
     }
   });
 
-  it('stops reading changed files once closed', async () => {
-    const { lists, paths } = await openLists({ tor: '185.220.101.1\n', vpn: '45.83.88.0/22\n' }, { pollMs: POLL });
-    lists.close();
+  /**
+   * Replaces the tor list on disk while a poll of the test's own hears it (node's first stat of
+   * a file may already see a change made at once: it is replaced until the poll reports one),
+   * then has the lists read another file: a read a poll of their own started ends before that one.
+   */
+  async function changeBehindTheirBack(lists: PrivacyLists, paths: ListPaths): Promise<void> {
     const observer = observe(paths.tor, lists);
     try {
-      const before = lists.generation;
-      // A new poll of the file starts from a first stat, which may already see a change made at
-      // once: replace the file until the poll reports a change.
       let seen = false;
       for (let attempt = 0; !seen; attempt++) {
         if (attempt === 10) throw new Error('the poll never reported a change');
         const ino = replace(paths.tor, `185.220.101.${2 + attempt}\n`, D2);
         seen = await within(() => observer.seen.some((e) => e.now.ino === ino), 500);
       }
-      // A read a poll of the lists' own would have started ends before this one, which starts after it.
       await lists.refresh('vpn');
-      expect(lists.generation).toBe(before + 1);
-      expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
     } finally {
       observer.stop();
     }
+  }
+
+  it('stops reading changed files once closed', async () => {
+    const { lists, paths } = await openLists({ tor: '185.220.101.1\n', vpn: '45.83.88.0/22\n' }, { pollMs: POLL });
+    lists.close();
+    const before = lists.generation;
+    await changeBehindTheirBack(lists, paths);
+    expect(lists.generation).toBe(before + 1);
+    expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
+  });
+
+  it('never polls with a poll interval of 0', async () => {
+    const { lists, paths } = await openLists({ tor: '185.220.101.1\n', vpn: '45.83.88.0/22\n' }, { pollMs: 0 });
+    const before = lists.generation;
+    await changeBehindTheirBack(lists, paths);
+    expect(lists.generation).toBe(before + 1);
+    expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
   });
 });
