@@ -62,9 +62,12 @@ describe('sourcesOf: the `# source` lines of a list file', () => {
   });
 });
 
-/** A hosting list from two sources: a provider's /15 inside X4BNet's unnamed /8, fetched at different times. */
+/**
+ * A hosting list from two sources: a provider's /15 inside X4BNet's unnamed /8, fetched at
+ * different times; a comment after a row that reads like a header is no header.
+ */
 const TWO_SOURCES = [
-  `# source aws fetched ${T1} as AWS: AWS's published ranges`, '3.0.0.0/15,AWS', '2600:1f14::/35,AWS',
+  `# source aws fetched ${T1} as AWS: AWS's published ranges`, '3.0.0.0/15,AWS', '52.95.245.0/24,AWS # source of this row: the API', '2600:1f14::/35,AWS',
   `# source x4bnet-datacenter fetched ${T2}: X4BNet's datacenter list`, '3.0.0.0/8', '5.9.0.0/16', '',
 ].join('\n');
 
