@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download, type DownloadOptions } from './download.ts';
 
@@ -116,6 +116,18 @@ describe('download', () => {
     await expect(download(`${base}/over`, LIMITS)).rejects.toThrow(new Error(`${base}/over announced 17 bytes, over the 16-byte cap`));
     await expect(download(`${base}/announced-huge`, { ...LIMITS, timeoutMs: 60_000 })).rejects.toThrow(/announced 10737418240 bytes/);
     await droppedSoon('/announced-huge');
+  });
+
+  it('refuses a length announced over the cap on an answer that has no body (a broken 204)', async () => {
+    // node's HTTP server drops Content-Length from a 204: a raw socket sends it.
+    const raw = createNetServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 204 No Content\r\nContent-Length: 1000\r\n\r\n')));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
+    try {
+      await expect(download(url, LIMITS)).rejects.toThrow(new Error(`${url} announced 1000 bytes, over the 16-byte cap`));
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('refuses a body that grows past the cap without announcing its length', async () => {
