@@ -109,6 +109,12 @@ describe('readTarball: the files of an npm package tarball', () => {
     expect(text(readTarball(tgz([{ name: 'package/a.txt', body: 'a' }], { after }), all))).toEqual({ 'a.txt': 'a' });
   });
 
+  it('reads no header from a tail shorter than a block', () => {
+    const entries = [header({ name: 'package/a.txt', body: 'a' }), padded('a')];
+    const archive = gzipSync(Buffer.concat([...entries, Buffer.from('package/tail.txt and more bytes that are not a header')]));
+    expect(text(readTarball(archive, all))).toEqual({ 'a.txt': 'a' });
+  });
+
   it('reads an archive without its end blocks, to the last byte', () => {
     expect(text(readTarball(tgz([{ name: 'package/empty' }], { end: false }), all))).toEqual({ empty: '' });
     expect(text(readTarball(tgz([{ name: 'package/whole', body: 'z'.repeat(1024) }], { end: false }), all))).toEqual({ whole: 'z'.repeat(1024) });
