@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIST_SOURCES, PACKAGES_SOURCE, sourceUrls } from './list-sources.ts';
 
 const source = (id: string) => LIST_SOURCES.find((s) => s.id === id)!;
@@ -34,5 +34,20 @@ describe('sourceUrls: a setting replaces its default', () => {
       relay: 'https://mask-api.icloud.com/egress-ip-ranges.csv',
       registry: 'http://127.0.0.1:1/npm',
     });
+  });
+});
+
+describe('the copy each source needs', () => {
+  it('refuses to load without a source\'s entry in content/site/list-sources.json, naming it', async () => {
+    vi.resetModules();
+    vi.doMock('../../../content/site/list-sources.json', async (load) => ({
+      default: ((await load()) as { default: Array<{ id: string }> }).default.filter((c) => c.id !== 'aws'),
+    }));
+    try {
+      await expect(import('./list-sources.ts')).rejects.toThrow(new Error('content/site/list-sources.json has no entry "aws"'));
+    } finally {
+      vi.doUnmock('../../../content/site/list-sources.json');
+      vi.resetModules();
+    }
   });
 });
