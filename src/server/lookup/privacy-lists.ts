@@ -70,7 +70,7 @@ interface Part { list: RangeList; source: FileSource }
  * `parts` holds each source's own, asked on a hit for the service and source: merged into
  * one index, a provider's range inside a wider unnamed one would lose its name.
  */
-interface Loaded { list: RangeList; updated: string; sources: FileSource[]; miss: Attribution; parts: Part[]; mtimeMs: number; ino: number }
+interface Loaded { list: RangeList; updated: string; sources: FileSource[]; miss: Attribution; parts: Part[]; mtimeMs: number; size: number; ino: number }
 
 /** The sections of a list file written from several sources, each compiled alone. */
 function partsOf(text: string, sources: FileSource[], labelColumn: boolean): Part[] {
@@ -81,9 +81,9 @@ function partsOf(text: string, sources: FileSource[], labelColumn: boolean): Par
   });
 }
 
-/** The source a listed row comes from: the one naming the row's service, else the first that names none. */
-function hitAttribution(sources: FileSource[], service: string): Attribution {
-  const from = sources.find((s) => s.service === service) ?? sources.find((s) => s.service === '') ?? sources[0];
+/** The source of a listed row in a file of one source at most (a file of several is asked part by part: partsOf). */
+function soleAttribution(sources: FileSource[]): Attribution {
+  const [from] = sources;
   return from ? { source: from.name, fetchedAt: from.fetchedAt } : {};
 }
 
@@ -167,7 +167,7 @@ export class PrivacyLists {
       if (row < 0) continue;
       out ??= { ...this.missed() };
       let service = list.label(row);
-      let from = parts.length ? undefined : hitAttribution(sources, service);
+      let from = parts.length ? undefined : soleAttribution(sources);
       for (const part of parts) {
         const r = parsed.version === 4 ? part.list.find4(parsed.value) : part.list.find6(words);
         if (r >= 0) { service = part.list.label(r); from = { source: part.source.name, fetchedAt: part.source.fetchedAt }; break; }
@@ -209,9 +209,10 @@ export class PrivacyLists {
     const file = this.paths[kind];
     this.watched.push(file);
     watchFile(file, { interval: pollMs, persistent: false }, (now: Stats, before: Stats) => {
-      // A file this process already read (the refresher here wrote it and asked for it at once) is not read twice.
+      // A file this process already read (the refresher here wrote it and asked for it at once) is not read twice;
+      // its size counts, as a copy that keeps the time (`cp -p`) rewrites a file in place: same time, same inode.
       const loaded = this.loaded.get(kind);
-      if (loaded && now.mtimeMs === loaded.mtimeMs && now.ino === loaded.ino) return;
+      if (loaded && now.mtimeMs === loaded.mtimeMs && now.size === loaded.size && now.ino === loaded.ino) return;
       if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) void this.reload(kind, false);
     });
   }
@@ -221,9 +222,10 @@ export class PrivacyLists {
     const file = this.paths[kind];
     let text: string;
     let mtimeMs: number;
+    let size: number;
     let ino: number;
     try {
-      ({ mtimeMs, ino } = await stat(file));
+      ({ mtimeMs, size, ino } = await stat(file));
       text = await readFile(file, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -238,7 +240,7 @@ export class PrivacyLists {
     const { list, skipped, firstSkipped } = RangeList.parse(text, { labelColumn: LABELLED.has(kind) });
     const updated = new Date(mtimeMs).toISOString().slice(0, 10);
     const sources = sourcesOf(text);
-    this.loaded.set(kind, { list, updated, sources, miss: missAttribution(sources), parts: partsOf(text, sources, LABELLED.has(kind)), mtimeMs, ino });
+    this.loaded.set(kind, { list, updated, sources, miss: missAttribution(sources), parts: partsOf(text, sources, LABELLED.has(kind)), mtimeMs, size, ino });
     this.generation++;
     const ranges = list.v4Count + list.v6Count;
     if (skipped) this.log(`${file}: skipped ${skipped} lines that are not addresses (first: "${firstSkipped}")`);
