@@ -5,13 +5,16 @@
  * test removed its own. Test workers and the servers they start inherit TMPDIR, which
  * os.tmpdir() reads.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export default function setup(): () => void {
   const before = process.env.TMPDIR;
   const root = mkdtempSync(path.join(tmpdir(), 'whatismyip-test-run-'));
+  // Open to every user, as /tmp is: the throwaway PostgreSQL (tests/support/throwaway-postgres.ts)
+  // runs as the postgres user in a folder under it.
+  chmodSync(root, 0o1777);
   process.env.TMPDIR = root;
   return () => {
     if (before === undefined) delete process.env.TMPDIR;
