@@ -20,9 +20,7 @@
 //   responses (same headers, same body), show the ceiling: what sending our exact bytes
 //   costs before any of our code runs.
 // - /json is measured on one address (after the first request the memo answers it) and over
-//   10,000 distinct public addresses (every answer a fresh lookup), and beside it two floors
-//   (bench/floor-server.mjs): the same 10,000 answers all at hand, and our lookup and
-//   JSON.stringify with nothing else of ours, both in bare node:http with our headers.
+//   10,000 distinct public addresses (every answer a fresh lookup).
 // - Recording's cost (target: /json within 10% of recording off): /json is not recorded
 //   (scripts are not visitors, README), so it shows what analytics being on costs everything else;
 //   the recorded path is timed too, as its worst case: a browser's own lookup,
@@ -61,8 +59,7 @@ if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'in
 const start = (name, args, env) => startServer(name, args, { WEB_CONCURRENCY: WORKERS, ...env });
 
 // 10,000 distinct public IPv4 addresses from a fixed seed.
-const SEED = 0x2545f491;
-const addresses = await publicAddresses(SEED);
+const addresses = await publicAddresses(0x2545f491);
 // Each connection walks its own 200 addresses of the list, over and over: an address comes
 // back only after its connection's 199 others, about 10,000 requests in all at 50
 // connections, more than the /json memo keeps (4,096) and the pages the shell keeps (512),
@@ -117,9 +114,8 @@ const dns = await startDnsServer(Object.fromEntries(named.flatMap((ip, i) => [
 const ours = await start('ours', ['src/server/main.ts'], { DATA_DIR: dataDirs[0], TRUST_PROXY: 'loopback', ...refreshEnv });
 const oursOff = await start('ours, ANALYTICS=off', ['src/server/main.ts'], { DATA_DIR: dataDirs[1], ANALYTICS: 'off', TRUST_PROXY: 'loopback', ...refreshEnv });
 const oursDns = await start('ours, REVERSE_DNS=on', ['src/server/main.ts'], { DATA_DIR: dataDirs[2], TRUST_PROXY: 'loopback', REVERSE_DNS: 'on', DNS_RESOLVERS: dns.address, ...refreshEnv });
-// Each name asked once, 32 at a time, so that the rounds find them cached (only when a
-// hostnames row is run: on a busy machine the 10,001 asks take minutes).
-if (!ONLY || ONLY.test('hostnames on')) for (let i = 0; i < named.length; i += 32) {
+// Each name asked once, 32 at a time, so that the rounds find them cached.
+for (let i = 0; i < named.length; i += 32) {
   await Promise.all(named.slice(i, i + 32).map(async (ip) => (await fetch(`${oursDns.url}/hostname?ip=${ip}`)).arrayBuffer()));
 }
 // What a browser sends with its own lookup (src/stores/lookup.ts): recorded when analytics are on.
@@ -130,11 +126,6 @@ const rss = rssMb(ours.child.pid);
 const bare = await start('bare', ['bench/bare-server.mjs'], {});
 const replayIp = await start('replay /ip', ['bench/bare-server.mjs'], { REPLAY_URL: ours.url + '/ip' });
 const replayJson = await start('replay /json', ['bench/bare-server.mjs'], { REPLAY_URL: ours.url + '/json?ip=8.8.8.8' });
-// The floors under a fresh /json (bench/floor-server.mjs): every answer at hand, and our
-// lookup and serializing with nothing else of ours around them.
-const floorOf = (floor) => start(`floor: ${floor}`, ['bench/floor-server.mjs'], { FLOOR: floor, ADDRESSES_SEED: String(SEED), REPLAY_URL: oursOff.url + '/json?ip=8.8.8.8' }, `/json?ip=${addresses[0]}`);
-const floorTable = await floorOf('table');
-const floorLookup = await floorOf('lookup');
 if (BASELINE_DIR) dataDirs.push(mkdtempSync(path.join(tmpdir(), 'bench-api-base-')));
 const baseline = BASELINE_DIR && await start('baseline', [path.join(BASELINE_DIR, 'src/server/main.ts')], { DATA_DIR: dataDirs[3], ANALYTICS: 'off', TRUST_PROXY: 'loopback' });
 const BASE_MEMO = 'baseline /json?ip=8.8.8.8, memo, ANALYTICS=off';
@@ -148,8 +139,6 @@ const JSON_OFF = 'ours /json, 10k addresses, ANALYTICS=off';
 const MEMO = 'ours /json?ip=8.8.8.8, memo';
 const MEMO_DNS = 'ours /json?ip=8.8.8.8, memo, hostnames on (cached)';
 const JSON_DNS = 'ours /json, 10k addresses, hostnames on (cached)';
-const FLOOR_TABLE = 'floor: 10k /json answers at hand, bare node:http';
-const FLOOR_LOOKUP = 'floor: our lookup + JSON.stringify only, bare node:http';
 // Each target with the server it loads, whose CPU share is read over every round: a row
 // whose server used less than a whole core was limited by the load generator, not by the
 // server, and its ratio says less than it seems (the bare server nears autocannon's own
@@ -164,8 +153,6 @@ const targets = [
   [JSON_ON, ours, { url: ours.url, ...distinct }],
   [JSON_DNS, oursDns, { url: oursDns.url, ...distinct }],
   [JSON_OFF, oursOff, { url: oursOff.url, ...distinct }],
-  [FLOOR_TABLE, floorTable, { url: floorTable.url, ...distinct }],
-  [FLOOR_LOOKUP, floorLookup, { url: floorLookup.url, ...distinct }],
   ['ours / (HTML page), one visitor, gzip', ours, { url: ours.url + '/', headers: BROWSER_PAGE }],
   ['ours / (HTML page), 10k visitors, gzip', ours, { url: ours.url, ...visitors }],
   ['ours / (HTML page), one visitor, gzip, ANALYTICS=off', oursOff, { url: oursOff.url + '/', headers: BROWSER_PAGE }],
@@ -253,7 +240,7 @@ const dnsState = (await (await fetchAgain(oursDns.url + '/healthz')).text()).spl
 // What the recording server wrote and dropped (its queue is bounded: under this load it may drop, and says so).
 await drained();
 const analytics = await recording();
-for (const server of [ours, oursOff, oursDns, bare, replayIp, replayJson, floorTable, floorLookup, baseline].filter(Boolean)) server.child.kill('SIGTERM');
+for (const server of [ours, oursOff, oursDns, bare, replayIp, replayJson, baseline].filter(Boolean)) server.child.kill('SIGTERM');
 await dns.close();
 await new Promise((r) => setTimeout(r, 500));
 for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
@@ -284,7 +271,6 @@ const cpuRatio = (a, b) => +median(results[a].cpuUs.map((x, i) => x / results[b]
 if (baseline) console.log(`this tree over BASELINE_DIR's, same rounds, both ANALYTICS=off: req/s of /json over 10k addresses ${ratio(JSON_OFF, BASE_JSON)}x, /json memo ${ratio(MEMO_OFF, BASE_MEMO)}x; server CPU per request ${cpuRatio(JSON_OFF, BASE_JSON)}x and ${cpuRatio(MEMO_OFF, BASE_MEMO)}x`);
 console.log(`analytics on / off, same rounds: /json over 10k addresses (not recorded) ${ratio(JSON_ON, JSON_OFF)}x; a browser's own /api/lookup (recorded every time, the writer thread on the same core: worst case, no target) ${ratio(RECORDING_ON, RECORDING_OFF)}x; the recording server's analytics: ${JSON.stringify(analytics)}; waited ${(drainMs / 1000).toFixed(1)} s in all for its queue to be written before rounds`);
 console.log(`hostnames on (cached) / off, same rounds: /json memo ${ratio(MEMO_DNS, MEMO)}x; /json over 10k addresses ${ratio(JSON_DNS, JSON_ON)}x; after the rounds, ${dnsState}`);
-console.log(`a fresh /json, from the floors up (x bare, same rounds): our bytes, one body ${ratio('replay of our /json', 'bare /')}x; a distinct body per address, all at hand ${ratio(FLOOR_TABLE, 'bare /')}x; our lookup and JSON.stringify with nothing else of ours ${ratio(FLOOR_LOOKUP, 'bare /')}x; ours, ANALYTICS=off ${ratio(JSON_OFF, 'bare /')}x`);
 console.log(`RSS of ours: ${rss.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after the rounds (${(rssAfterLoad / rss).toFixed(2)}x)`);
 console.log(`/ for one visitor with no load: ${JSON.stringify(pageAlone)}`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
