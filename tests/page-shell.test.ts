@@ -11,7 +11,7 @@ import { get, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { crc32, deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
+import { crc32, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { createElement } from 'react';
 import { renderToString as reactRenderToString } from 'react-dom/server';
@@ -26,7 +26,6 @@ import { PAGE_RECORD_ID, pageRecordJson } from '../src/islands/page-record.ts';
 import { readProps } from '../src/server/shell/astro-props.ts';
 import { escapeText } from '../src/server/shell/jsx-string.ts';
 import { loadIslandBundle, loadShells, PLACEHOLDERS, withoutUids } from '../src/server/shell/load.ts';
-import { PageGzip } from '../src/server/shell/page-gzip.ts';
 import { PageShell, ShellError, type IslandBundle } from '../src/server/shell/page-shell.ts';
 import { renderCaptured } from '../src/server/shell/render-capture.ts';
 import type { PageRenderer } from '../src/server/shell/render-capture.ts';
@@ -52,7 +51,7 @@ const withoutLookup = (pageLocals: App.Locals): App.Locals => ({ ...pageLocals, 
 const pathOf = (page: string, lookup: LookupResponse) => page === '/lookup/' ? page + lookup.data.ip : page;
 /** What Astro renders, uid attributes left out (see the header). */
 const astroPage = async (page: string, lookup: LookupResponse) => withoutUids((await renderCaptured(render, pathOf(page, lookup), locals(lookup))).html);
-const shellPage = (page: string, lookup: LookupResponse) => withoutUids(shells.get(page)!.fill(lookup, false).toString('utf8'));
+const shellPage = (page: string, lookup: LookupResponse) => withoutUids(shells.get(page)!.fill(lookup).toString('utf8'));
 const PAGES = ['/', '/ip-2', '/lookup/'];
 
 /** A record with every optional part empty: no place, no network, no device, no checks. */
@@ -120,7 +119,7 @@ describe('the spliced page is the page Astro renders', () => {
 
   it('keeps hostile texts inert: escaped in the text, the record once in a data block that reads back', () => {
     const lookup = hostile(lookupOf('81.2.69.160'));
-    const html = shells.get('/')!.fill(lookup, false).toString('utf8');
+    const html = shells.get('/')!.fill(lookup).toString('utf8');
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -154,7 +153,7 @@ describe('a shell compiled from a page', () => {
     const captured = await renderCaptured(render, pathOf(page, placeholder), locals(placeholder));
     const shell = PageShell.compile(captured, placeholder, bundle);
     const lookup = other();
-    expect(withoutUids(shell.fill(lookup, false).toString('utf8'))).toBe(await astroPage(page, lookup));
+    expect(withoutUids(shell.fill(lookup).toString('utf8'))).toBe(await astroPage(page, lookup));
     expect(shell.headers).toEqual({ 'content-type': captured.headers['content-type'], 'content-security-policy': captured.headers['content-security-policy'] });
     expect(shell.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
   });
@@ -176,7 +175,7 @@ describe('a shell compiled from a page', () => {
     expect(change(captured.html)).not.toBe(captured.html);
     const shell = PageShell.compile({ ...captured, html: change(captured.html) }, placeholder, bundle);
     const lookup = other();
-    expect(withoutUids(shell.fill(lookup, false).toString('utf8'))).toBe(change(await astroPage('/lookup/', lookup)));
+    expect(withoutUids(shell.fill(lookup).toString('utf8'))).toBe(change(await astroPage('/lookup/', lookup)));
   });
 });
 
@@ -203,31 +202,44 @@ describe('escaping, as Astro and React do it', () => {
 
 });
 
-describe('gzip of a shell page', () => {
-  it('decodes to the page, first compressed fast and then, seen again, smaller and kept', () => {
+/** Each encoding of a shell page, with what decodes it. */
+const ENCODINGS = [['gzip', gunzipSync], ['zstd', zstdDecompressSync]] as const;
+
+describe('a shell page compressed', () => {
+  it.each(ENCODINGS)('in %s decodes to the page, first compressed fast and then, seen again, smaller and kept', (encoding, decode) => {
     const shell = shells.get('/')!;
-    const lookup = lookupOf('81.2.69.161');
-    const html = shell.fill(lookup, false);
-    const first = shell.fill(lookup, true);
-    const again = shell.fill(lookup, true);
-    expect(gunzipSync(first)).toEqual(html);
-    expect(gunzipSync(again)).toEqual(html);
+    const lookup = lookupOf(encoding === 'gzip' ? '81.2.69.161' : '81.2.69.167');
+    const html = shell.fill(lookup);
+    const first = shell.fill(lookup, encoding);
+    const again = shell.fill(lookup, encoding);
+    expect(decode(first)).toEqual(html);
+    expect(decode(again)).toEqual(html);
     expect(again.length).toBeLessThan(first.length);
-    expect(shell.fill(lookup, true)).toBe(again);
+    expect(shell.fill(lookup, encoding)).toBe(again);
   });
 
-  it.each(['81.2.69.165', '2a02:8388:1:2::1', '10.0.0.1'])('a first visit to / from %s is at most 10 KB', (ip) => {
-    // With its headers the page then arrives in a new connection's first flight (10 segments).
-    const gzip = shells.get('/')!.fill(lookupOf(ip), true);
-    expect(gzip.length).toBeLessThanOrEqual(10_000);
-    expect(gunzipSync(gzip).length).toBeGreaterThan(3 * gzip.length);
+  it('keeps a page apart per encoding: a reload in one is not answered with the other', () => {
+    const shell = shells.get('/')!;
+    const lookup = lookupOf('81.2.69.168');
+    const answers = (['gzip', 'zstd', 'gzip', 'zstd', 'gzip', 'zstd'] as const).map((encoding) => shell.fill(lookup, encoding));
+    answers.forEach((body, i) => expect((i % 2 ? zstdDecompressSync : gunzipSync)(body)).toEqual(shell.fill(lookup)));
+    expect(answers[4]).toBe(answers[2]);
+    expect(answers[5]).toBe(answers[3]);
   });
+
+  it.each(ENCODINGS.flatMap(([encoding, decode]) => ['81.2.69.165', '2a02:8388:1:2::1', '10.0.0.1'].map((ip) => [encoding, ip, decode] as const)))(
+    'a first visit to / in %s from %s is at most 10 KB', (encoding, ip, decode) => {
+      // With its headers the page then arrives in a new connection's first flight (10 segments).
+      const body = shells.get('/')!.fill(lookupOf(ip), encoding);
+      expect(body.length).toBeLessThanOrEqual(10_000);
+      expect(decode(body).length).toBeGreaterThan(3 * body.length);
+    });
 
   it('keeps each record\'s page apart, visitors taking turns', () => {
     const shell = shells.get('/')!;
     const [a, b] = [lookupOf('81.2.69.162'), lookupOf('81.2.69.163')];
-    const answers = [a, b, a, b, a, b].map((lookup) => shell.fill(lookup, true));
-    answers.forEach((gzip, i) => expect(gunzipSync(gzip)).toEqual(shell.fill(i % 2 ? b : a, false)));
+    const answers = [a, b, a, b, a, b].map((lookup) => shell.fill(lookup, 'gzip'));
+    answers.forEach((gzip, i) => expect(gunzipSync(gzip)).toEqual(shell.fill(i % 2 ? b : a)));
     expect(answers[4]).toBe(answers[2]);
     expect(answers[5]).toBe(answers[3]);
   });
@@ -249,55 +261,7 @@ describe('gzip of a shell page', () => {
       else seen.set(crc, city);
     }
     const [a, b] = twins.map(withCity) as [LookupResponse, LookupResponse];
-    for (const lookup of [a, b, a, b, a]) expect(gunzipSync(shell.fill(lookup, true))).toEqual(shell.fill(lookup, false));
-  });
-
-  it('drives node\'s zlib stream here, and says once when it cannot, compressing right all the same', () => {
-    expect(new PageGzip(2).kept).toBe(true);
-    const warnings: string[] = [];
-    const warn = console.warn;
-    console.warn = (message: string) => warnings.push(message);
-    try {
-      // A stream without node's internals, as a future node might make it.
-      // Or one that drives but loses what it is given: the check's probe page does not come back.
-      const losing = () => ({ _handle: { writeSync: () => {} }, _writeState: Uint32Array.of(64 * 1024, 0) });
-      const changed = [new PageGzip(2, () => ({})), new PageGzip(6, () => ({})), new PageGzip(2, () => { throw new Error('no stream'); }), new PageGzip(2, losing)];
-      expect(changed.map((g) => g.kept)).toEqual([false, false, false, false]);
-      const page = Buffer.from('<p>a page</p>'.repeat(50));
-      for (const gzip of changed) expect(gunzipSync(gzip.gzip(page))).toEqual(page);
-    } finally {
-      console.warn = warn;
-    }
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^page gzip: node's zlib stream no longer drives as src\/server\/shell\/page-gzip\.ts expects \(Cannot read properties of undefined \(reading 'writeSync'\)\); pages are compressed with gzipSync instead, a little slower$/);
-  });
-
-  it('compresses at the level it is given', () => {
-    const page = shells.get('/')!.fill(lookupOf('81.2.69.166'), false);
-    const sizes = [2, 6].map((level) => [new PageGzip(level).gzip(page).length, gzipSync(page, { level }).length]);
-    // The same deflate as gzipSync's at that level, but for the flush marker and the empty last block (7 bytes).
-    for (const [kept, once] of sizes) expect(Math.abs(kept! - once!)).toBeLessThanOrEqual(8);
-    expect(sizes[0]![0]! - sizes[1]![0]!).toBeGreaterThan(100);
-    // Without node's stream too (gzipSync at that level; the line saying so is the test above's).
-    const warn = console.warn;
-    console.warn = () => {};
-    try {
-      for (const level of [2, 6]) expect(new PageGzip(level, () => ({})).gzip(page)).toEqual(gzipSync(page, { level }));
-    } finally {
-      console.warn = warn;
-    }
-  });
-
-  it('compresses pages through one open stream, each standing alone, whatever their size', () => {
-    const gzip = new PageGzip(2);
-    // 150 KB that does not compress (SHA-256 in counter mode): more than the 64 KB output buffer holds at once.
-    const random = Buffer.concat(Array.from({ length: 4_700 }, (_, i) => createHash('sha256').update(String(i)).digest()));
-    expect(deflateRawSync(random, { level: 2 }).length).toBeGreaterThan(2 * 64 * 1024);
-    const pages = [Buffer.from('<p>a page</p>'.repeat(50)), random, Buffer.alloc(0), Buffer.from('"&quot;"'.repeat(300)), Buffer.from('<p>a page</p>'.repeat(50))];
-    const files = pages.map((page) => gzip.gzip(page));
-    files.forEach((file, i) => expect(gunzipSync(file)).toEqual(pages[i]));
-    // The same page after others compresses to the same bytes: nothing of one refers into another.
-    expect(files[4]).toEqual(files[0]);
+    for (const lookup of [a, b, a, b, a]) expect(gunzipSync(shell.fill(lookup, 'gzip'))).toEqual(shell.fill(lookup));
   });
 });
 
@@ -341,8 +305,8 @@ describe('a page the shell cannot reproduce is refused', () => {
     expect(shellFor('/lookup/1.1.1.1')).toBe(lookupPage);
     expect(shellFor('/other')).toBeUndefined();
     const lookup = lookupOf('9.9.9.9');
-    expect(withoutUids(lookupPage!.fill(lookup, false).toString('utf8'))).toBe(await astroPage('/lookup/', lookup));
-    expect(withoutUids(ip2!.fill(lookup, false).toString('utf8'))).toBe(await astroPage('/ip-2', lookup));
+    expect(withoutUids(lookupPage!.fill(lookup).toString('utf8'))).toBe(await astroPage('/lookup/', lookup));
+    expect(withoutUids(ip2!.fill(lookup).toString('utf8'))).toBe(await astroPage('/ip-2', lookup));
   }, 30_000);
 
   it.each<[string, string, (ip: string) => App.Locals]>([
@@ -457,12 +421,15 @@ describe('the server answers / from the shell', () => {
   beforeAll(async () => { server = await startTestServer({ ANALYTICS: 'off' }); }, 60_000);
   afterAll(async () => { await server?.close(); });
 
-  it.each(['/', '/ip-2', '/lookup/81.2.69.161'])('%s: the same page plain and gzip, with Vary and Server-Timing', async (page) => {
+  it.each(['/', '/ip-2', '/lookup/81.2.69.161'])('%s: the same page plain, gzip and zstd, with Vary and Server-Timing', async (page) => {
     const plain = await raw(server.url + page, 'identity');
-    const zipped = await raw(server.url + page, 'br, gzip');
+    // As Safari asks (no zstd), and as Chrome and Firefox ask.
+    const zipped = await raw(server.url + page, 'gzip, deflate, br');
+    const zstd = await raw(server.url + page, 'gzip, deflate, br, zstd');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(zipped.headers['content-encoding']).toBe('gzip');
-    for (const res of [plain, zipped]) {
+    expect(zstd.headers['content-encoding']).toBe('zstd');
+    for (const res of [plain, zipped, zstd]) {
       expect(res.status).toBe(200);
       expect(res.headers.vary).toBe('accept-encoding');
       expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -472,15 +439,16 @@ describe('the server answers / from the shell', () => {
       expect(Number(res.headers['content-length'])).toBe(res.body.length);
     }
     expect(gunzipSync(zipped.body)).toEqual(plain.body);
+    expect(zstdDecompressSync(zstd.body)).toEqual(plain.body);
     const ip = page.startsWith('/lookup/') ? page.slice('/lookup/'.length) : '127.0.0.1';
     expect(plain.body.toString('utf8')).toMatch(new RegExp(`data-testid="ip"[^>]*>${ip.replaceAll('.', '\\.')}</button>`));
   });
 
-  it.each(['gzip', 'identity'])('HEAD sends the page headers, its encoding and length, and no body (%s)', async (encoding) => {
+  it.each(['zstd', 'gzip', 'identity'])('HEAD sends the page headers, its encoding and length, and no body (%s)', async (encoding) => {
     const port = Number(new URL(server.url).port);
     const head = await rawHead(port, '/', { 'accept-encoding': encoding });
     expect(head.status).toBe(200);
-    expect(head.headers.get('content-encoding')).toBe(encoding === 'gzip' ? 'gzip' : undefined);
+    expect(head.headers.get('content-encoding')).toBe(encoding === 'identity' ? undefined : encoding);
     expect(Number(head.headers.get('content-length'))).toBeGreaterThan(1000);
     expect(head.body.toString('latin1')).toBe('');
     expect(head.nextStatus).toBe(200);

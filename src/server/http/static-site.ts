@@ -159,7 +159,7 @@ export function answerFile(file: StaticFile, req: FileRequest, notFound = false)
   return { status, headers, body: req.method === 'HEAD' ? undefined : body };
 }
 
-const CODINGS = { br: /\bbr\b/, gzip: /\bgzip\b/ } as const;
+const CODINGS = { br: /\bbr\b/, gzip: /\bgzip\b/, zstd: /\bzstd\b/ } as const;
 /** Whether an Accept-Encoding header names a coding (files and the page shells decide alike). */
 export const accepts = (acceptEncoding: string | null | undefined, coding: keyof typeof CODINGS): boolean =>
   !!acceptEncoding && CODINGS[coding].test(acceptEncoding);

@@ -1,28 +1,29 @@
 /**
  * A page's answer from its shell, with a shell that records how it was filled: which pages
- * it answers, the body plain or gzip (HEAD without it), the headers in order (the document
+ * it answers, the body plain, zstd or gzip (HEAD without it), the headers in order (the document
  * set, HSTS behind a TLS proxy, the page's own, Vary, encoding, length, Server-Timing), and
  * a shell that fails on a record handing the page back to Astro, said in the log.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LookupResponse } from '../../lib/record.ts';
 import { pageHeaders } from '../http/wire.ts';
-import { createShellAnswer, type ShellRequest } from './answer.ts';
-import type { PageShell } from './page-shell.ts';
+import { createShellAnswer, pageEncoding, type ShellRequest } from './answer.ts';
+import { zstdPages } from './page-compress.ts';
+import type { PageEncoding, PageShell } from './page-shell.ts';
 
 const LOOKUP = { data: { ip: '192.0.2.7' } } as LookupResponse;
 const LOCALS = { lookup: LOOKUP } as App.Locals;
 const OWN = { 'content-type': 'text/html', 'content-security-policy': "script-src 'self'" };
 
-/** A shell answering `<p>{ip}</p>`, or `gz:` before it for gzip; its fills noted. */
+/** A shell answering `<p>{ip}</p>`, or the encoding and `:` before it; its fills noted. */
 function fakeShell(fail?: Error) {
-  const fills: Array<[LookupResponse, boolean]> = [];
+  const fills: Array<[LookupResponse, PageEncoding | undefined]> = [];
   const shell = {
     headers: OWN,
-    fill(lookup: LookupResponse, gzip: boolean): Buffer {
-      fills.push([lookup, gzip]);
+    fill(lookup: LookupResponse, encoding?: PageEncoding): Buffer {
+      fills.push([lookup, encoding]);
       if (fail) throw fail;
-      return Buffer.from(`${gzip ? 'gz:' : ''}<p>${lookup.data.ip}</p>`);
+      return Buffer.from(`${encoding ? `${encoding}:` : ''}<p>${lookup.data.ip}</p>`);
     },
   } as unknown as PageShell;
   return { shell, fills };
@@ -46,19 +47,30 @@ describe('createShellAnswer', () => {
     expect(answer('/', LOCALS, request())?.status).toBe(200);
   });
 
-  it.each<[string, string | null | undefined, boolean]>([
-    ['no Accept-Encoding', undefined, false],
-    ['an empty one', '', false],
-    ['identity', 'identity', false],
-    ['gzip', 'gzip', true],
-    ['gzip among others', 'br, gzip;q=0.8, zstd', true],
-  ])('with %s: gzip %s', (_, acceptEncoding, gzip) => {
+  it.each<[string, string | null | undefined, PageEncoding | undefined]>([
+    ['no Accept-Encoding', undefined, undefined],
+    ['an empty one', '', undefined],
+    ['identity', 'identity', undefined],
+    ['br alone', 'br', undefined],
+    ['gzip', 'gzip', 'gzip'],
+    ['gzip and br, as Safari asks', 'gzip, deflate, br', 'gzip'],
+    ['zstd alone', 'zstd', 'zstd'],
+    ['zstd among others, as Chrome asks', 'gzip, deflate, br, zstd', 'zstd'],
+    ['zstd before gzip', 'br, gzip;q=0.8, zstd', 'zstd'],
+  ])('with %s: %s', (_, acceptEncoding, encoding) => {
+    expect(zstdPages).toBe(true);
     const { shell, fills } = fakeShell();
     const wire = createShellAnswer(() => shell)('/', LOCALS, request({ acceptEncoding }))!;
-    const body = `${gzip ? 'gz:' : ''}<p>192.0.2.7</p>`;
-    expect(fills).toEqual([[LOOKUP, gzip]]);
+    const body = `${encoding ? `${encoding}:` : ''}<p>192.0.2.7</p>`;
+    expect(fills).toEqual([[LOOKUP, encoding]]);
     expect(wire.body?.toString()).toBe(body);
-    expect(pairs(wire.headers).slice(0, -1)).toEqual([...pageOf(false), ...(gzip ? [['content-encoding', 'gzip']] : []), ['content-length', String(body.length)]]);
+    expect(pairs(wire.headers).slice(0, -1)).toEqual([...pageOf(false), ...(encoding ? [['content-encoding', encoding]] : []), ['content-length', String(body.length)]]);
+  });
+
+  it('offers zstd only where node has it: else gzip', () => {
+    expect(pageEncoding('gzip, deflate, br, zstd', false)).toBe('gzip');
+    expect(pageEncoding('zstd', false)).toBeUndefined();
+    expect(pageEncoding('zstd', true)).toBe('zstd');
   });
 
   it('adds HSTS behind a TLS proxy, and only there, each answer with its own headers', () => {
@@ -75,7 +87,7 @@ describe('createShellAnswer', () => {
     const { shell } = fakeShell();
     const wire = createShellAnswer(() => shell)('/', LOCALS, request({ method: 'HEAD', acceptEncoding: 'gzip' }))!;
     expect(wire.body).toBeUndefined();
-    expect(pairs(wire.headers)).toContainEqual(['content-length', String('gz:<p>192.0.2.7</p>'.length)]);
+    expect(pairs(wire.headers)).toContainEqual(['content-length', String('gzip:<p>192.0.2.7</p>'.length)]);
     expect(pairs(wire.headers)).toContainEqual(['content-encoding', 'gzip']);
   });
 

@@ -1,13 +1,14 @@
 /**
- * The answer of a page served from its shell: the record spliced in, gzip when the client
- * takes it, the page's own headers (type, CSP) with the document set, Vary, and
+ * The answer of a page served from its shell: the record spliced in, zstd or gzip when the
+ * client takes it (zstd first: as small, and faster to make; page-compress.ts), the page's own headers (type, CSP) with the document set, Vary, and
  * Server-Timing with the server's time from the lookup's start to this answer.
  */
 import { oneLine } from '../utils/log.ts';
 import { accepts } from '../http/static-site.ts';
 import { pageHeaders } from '../http/wire.ts';
 import type { ShellFor } from './load.ts';
-import type { PageShell } from './page-shell.ts';
+import { zstdPages } from './page-compress.ts';
+import type { PageEncoding, PageShell } from './page-shell.ts';
 
 /** An answer as it goes on the wire: status, node's flat header list, body. */
 export interface WireAnswer { status: number; headers: string[]; body: Buffer | undefined }
@@ -33,17 +34,23 @@ export function createShellAnswer(shellFor: ShellFor): ShellAnswer {
   return (path, locals, req) => {
     const shell = shellFor(path);
     if (!shell || !locals.lookup) return undefined;
-    const gzip = accepts(req.acceptEncoding, 'gzip');
+    const encoding = pageEncoding(req.acceptEncoding);
     let body: Buffer;
     try {
-      body = shell.fill(locals.lookup, gzip);
+      body = shell.fill(locals.lookup, encoding);
     } catch (error) {
       console.error(`${path} from its shell failed, rendering through Astro: ${oneLine(error)}`);
       return undefined;
     }
     const headers = headersOf(shell, req.https);
-    if (gzip) headers.push('content-encoding', 'gzip');
+    if (encoding) headers.push('content-encoding', encoding);
     headers.push('content-length', String(body.length), 'server-timing', `page;dur=${(performance.now() - req.started).toFixed(3)};desc="Lookup and page"`);
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : body };
   };
+}
+
+/** zstd when the client takes it and this node has it, else gzip when it takes that. */
+export function pageEncoding(acceptEncoding: string | null | undefined, zstd = zstdPages): PageEncoding | undefined {
+  if (zstd && accepts(acceptEncoding, 'zstd')) return 'zstd';
+  return accepts(acceptEncoding, 'gzip') ? 'gzip' : undefined;
 }

@@ -11,15 +11,16 @@
  * then renders it through Astro as before). tests/page-shell.test.ts compares whole pages,
  * shell against Astro, over many records.
  *
- * In gzip, a first answer is the page compressed whole at a fast level; a reload is
- * compressed at a higher level, once, and kept (see fill()).
+ * Compressed (zstd when the browser takes it, else gzip), a first answer is the page
+ * compressed whole at a fast level; a reload is compressed at a higher level, once, and kept
+ * (see fill()).
  */
 import { crc32 } from 'node:zlib';
 import type { LookupResponse } from '../../lib/record.ts';
 import { SecondHitMemo } from '../utils/bounded-map.ts';
 import { pageRecordJson } from '../../islands/page-record.ts';
 import { readProps } from './astro-props.ts';
-import { PageGzip } from './page-gzip.ts';
+import { PageGzip, PageZstd, zstdPages } from './page-compress.ts';
 import type { CapturedPage } from './render-capture.ts';
 
 /** What scripts/build-islands.mjs bundles: the record's islands and the renderer they run in. */
@@ -55,12 +56,18 @@ const componentName = (tag: string) => /\scomponent-url="[^"]*\/([A-Za-z0-9_]+)\
  * 4 took 0.11-0.12 ms for 8.5-8.8 KB. A reload gets level 6 (8.3 KB, 0.28 ms), once, then
  * kept. Brotli is not offered: quality 0-2 took 0.07-0.12 ms for 8.9-9.6 KB, no better
  * than gzip level 2, and for a kept page quality 5 makes 7.8 KB in 1.8 ms, quality 11
- * 7.0 KB in 29 ms.
+ * 7.0 KB in 29 ms. zstd, where the browser takes it, is level 3 for a first answer: a
+ * little smaller than gzip level 2, in a little over half its time (page-compress.ts); a
+ * reload gets level 6 (as small as gzip's 6), kept, as with gzip.
  */
-const FIRST = new PageGzip(2);
-const REPEAT = new PageGzip(6);
+export type PageEncoding = 'gzip' | 'zstd';
+const FIRST = { gzip: new PageGzip(2), zstd: zstdPages ? new PageZstd(3) : undefined };
+const REPEAT = { gzip: new PageGzip(6), zstd: zstdPages ? new PageZstd(6) : undefined };
 
 export class ShellError extends Error {}
+
+/** A record's page as kept: the record's JSON (a hit compares it whole) and the compressed page. */
+interface Kept { record: string; body: Buffer }
 
 export class PageShell {
   /** The shell's headers that are the page's own (content type, its CSP), lower-case names. */
@@ -73,7 +80,7 @@ export class PageShell {
    * its whole page's gzip kept when seen again. A number, not the 1.5 KB record, notes a
    * record seen once: most are never seen again.
    */
-  readonly #pages = new SecondHitMemo<number, { record: string; body: Buffer }>(512);
+  readonly #pages = { gzip: new SecondHitMemo<number, Kept>(512), zstd: new SecondHitMemo<number, Kept>(512) };
 
   private constructor(statics: string[], holes: Hole[], headers: Record<string, string>, bundle: IslandBundle) {
     this.#static = statics.map((text) => Buffer.from(text));
@@ -134,22 +141,22 @@ export class PageShell {
   }
 
   /**
-   * The page for a record: the HTML, or when `gzip` its gzip file. A record seen for the
-   * first time gets its page compressed at the fast level. One seen again (a reload) gets
-   * it compressed at the higher level, kept as the /json memo keeps answers; a hit
-   * compares the whole record, so it is the same page.
+   * The page for a record: the HTML, or with `encoding` its compressed file (zstd only where
+   * this node has it: `zstdPages`). A record seen for the first time gets its page compressed
+   * at the fast level. One seen again (a reload) gets it compressed at the higher level, kept
+   * as the /json memo keeps answers; a hit compares the whole record, so it is the same page.
    */
-  fill(lookup: LookupResponse, gzip: boolean): Buffer {
+  fill(lookup: LookupResponse, encoding?: PageEncoding): Buffer {
     const json = pageRecordJson(lookup);
     const record = Buffer.from(json);
-    if (!gzip) return this.#page(lookup, record);
+    if (!encoding) return this.#page(lookup, record);
+    const pages = this.#pages[encoding];
     const crc = crc32(record);
-    const kept = this.#pages.get(crc);
+    const kept = pages.get(crc);
     if (kept?.record === json) return kept.body;
     // Seen before (or another record with the same CRC-32, which is compressed all the same).
-    const again = this.#pages.has(crc);
-    const body = (again ? REPEAT : FIRST).gzip(this.#page(lookup, record));
-    this.#pages.offer(crc, { record: json, body });
+    const body = (pages.has(crc) ? REPEAT : FIRST)[encoding]!.compress(this.#page(lookup, record));
+    pages.offer(crc, { record: json, body });
     return body;
   }
 

@@ -14,7 +14,7 @@ import { accepts } from '../http/static-site.ts';
 import { pageHeaders } from '../http/wire.ts';
 import { SecondHitMemo } from '../utils/bounded-map.ts';
 import type { WireAnswer } from './answer.ts';
-import { PageGzip } from './page-gzip.ts';
+import { PageGzip } from './page-compress.ts';
 import { renderCaptured, type PageRenderer } from './render-capture.ts';
 
 /** Level 2, as a first visit's page from a shell: a page is compressed once per render (6 takes twice as long for 7% less). */
@@ -53,7 +53,7 @@ export function createRenderedAnswer(render: PageRenderer): RenderedAnswer {
     const plain = Buffer.from(captured.html);
     const shared = /\bpublic\b/.test(captured.headers['cache-control'] ?? '');
     const etag = shared ? `"${createHash('sha1').update(plain).digest('base64url').slice(0, 22)}"` : undefined;
-    const page: Page = { status: captured.status, headers: captured.headers, shared, etag, ...(gzip ? { gzip: GZIP.gzip(plain) } : { plain }) };
+    const page: Page = { status: captured.status, headers: captured.headers, shared, etag, ...(gzip ? { gzip: GZIP.compress(plain) } : { plain }) };
     if (key !== undefined && shared && page.gzip) kept.offer(key, page);
     return page;
   }
