@@ -86,18 +86,22 @@ const distinct = {
 // answer, the kept page), and 10,000 distinct visitors, each a fresh lookup and a fresh
 // page (the servers trust X-Forwarded-For from loopback, TRUST_PROXY=loopback, so the
 // bench can be them).
+// Its Accept-Encoding is Chrome's (and Firefox's): the page comes in zstd. SAFARI_PAGE asks as
+// Safari does, without zstd: the page comes in gzip.
 const BROWSER_PAGE = {
   'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36',
-  'accept-encoding': 'br, gzip', accept: 'text/html', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none',
+  'accept-encoding': 'gzip, deflate, br, zstd', accept: 'text/html', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'none',
 };
+const SAFARI_PAGE = { ...BROWSER_PAGE, 'accept-encoding': 'gzip, deflate, br' };
 let pageClients = 0;
-const visitors = {
+const visitorsAsking = (headers) => ({
+  headers,
   wrkRequests: addresses.map((ip) => ['/', ip]),
-  requests: [{ method: 'GET', path: '/', headers: { ...BROWSER_PAGE, 'x-forwarded-for': addresses[0] } }],
+  requests: [{ method: 'GET', path: '/', headers: { ...headers, 'x-forwarded-for': addresses[0] } }],
   setupClient: (client) => {
-    client.setRequests(ownAddresses(pageClients++).map((ip) => ({ method: 'GET', path: '/', headers: { ...BROWSER_PAGE, 'x-forwarded-for': ip } })));
+    client.setRequests(ownAddresses(pageClients++).map((ip) => ({ method: 'GET', path: '/', headers: { ...headers, 'x-forwarded-for': ip } })));
   },
-};
+});
 
 // The data refresher is off (servers.mjs), as nothing here may ask the internet; with
 // BENCH_DATA_REFRESH=on it runs in our servers with every source on a local server serving
@@ -153,9 +157,10 @@ const targets = [
   [JSON_ON, ours, { url: ours.url, ...distinct }],
   [JSON_DNS, oursDns, { url: oursDns.url, ...distinct }],
   [JSON_OFF, oursOff, { url: oursOff.url, ...distinct }],
-  ['ours / (HTML page), one visitor, gzip', ours, { url: ours.url + '/', headers: BROWSER_PAGE }],
-  ['ours / (HTML page), 10k visitors, gzip', ours, { url: ours.url, ...visitors }],
-  ['ours / (HTML page), one visitor, gzip, ANALYTICS=off', oursOff, { url: oursOff.url + '/', headers: BROWSER_PAGE }],
+  ['ours / (HTML page), one visitor, zstd', ours, { url: ours.url + '/', headers: BROWSER_PAGE }],
+  ['ours / (HTML page), 10k visitors, zstd', ours, { url: ours.url, ...visitorsAsking(BROWSER_PAGE) }],
+  ['ours / (HTML page), 10k visitors, gzip (Safari)', ours, { url: ours.url, ...visitorsAsking(SAFARI_PAGE) }],
+  ['ours / (HTML page), one visitor, zstd, ANALYTICS=off', oursOff, { url: oursOff.url + '/', headers: BROWSER_PAGE }],
   [RECORDING_ON, ours, { url: ours.url + '/api/lookup', ...browserLookup }],
   [RECORDING_OFF, oursOff, { url: oursOff.url + '/api/lookup', ...browserLookup }],
   ...(baseline ? [
@@ -229,7 +234,7 @@ for (const [pass, server, visitorsOf] of [['first visit', oursOff, addresses.sli
     bytes.push(Number(res.headers.get('content-length')));
     await res.arrayBuffer();
   }
-  pageAlone[pass] = { serverMs: median(dur), gzipBytes: median(bytes) };
+  pageAlone[pass] = { serverMs: median(dur), zstdBytes: median(bytes) };
 }
 
 // Memory after sustained load (target: at most 1.5x RSS after start).

@@ -1,7 +1,7 @@
 // `npm run bench:lighthouse`: Lighthouse (the `lighthouse` package, its default mobile preset
 // with simulated throttling) with the system Chromium over the pages a visitor meets first:
 // `/`, an address's page, `/ip-2`, a city landing page and a blog post. Each page is run 3
-// times (LIGHTHOUSE_RUNS) and the run with the median performance score is reported: every
+// times (LIGHTHOUSE_RUNS; LIGHTHOUSE_PAGES picks pages) and the run with the median performance score is reported: every
 // category's score, LCP, TBT and CLS, and the main-thread tasks over 50 ms that start within
 // the first 5 s of the throttled load, with the script they come from. Writes
 // bench/results/lighthouse.json.
@@ -20,7 +20,8 @@ import { median, start } from './servers.mjs';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS || 3);
 const CHROME_PATH = process.env.CHROME_PATH || process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const PAGES = ['/', '/lookup/8.8.8.8', '/ip-2', '/ip-lookup/berlin', '/blog/how-ip-geolocation-works'];
+/** LIGHTHOUSE_PAGES (comma-separated paths) audits only those. */
+const PAGES = process.env.LIGHTHOUSE_PAGES?.split(',') ?? ['/', '/lookup/8.8.8.8', '/ip-2', '/ip-lookup/berlin', '/blog/how-ip-geolocation-works'];
 const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 /** A long task is one over this many ms, counted when it starts within the first LONG_TASK_WINDOW_MS. */
 const LONG_TASK_MS = 50;
