@@ -51,3 +51,27 @@ describe('the copy each source needs', () => {
     }
   });
 });
+
+describe('the sources, one by one', () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const X4B = 'https://raw.githubusercontent.com/X4BNet/lists_vpn/main/output';
+  it('are each fetched from its default, in its format, on its schedule, for its list and service, in this order', async () => {
+    // A fresh copy: the table is built when the module loads.
+    vi.resetModules();
+    const { LIST_SOURCES: fresh } = await import('./list-sources.ts');
+    expect(fresh.map((s) => [s.id, s.into, s.setting, s.files(s.defaultUrl), s.format, s.everyMs, s.staleMs, s.service])).toEqual([
+      ['tor', 'tor', 'TOR_EXIT_LIST_URL', ['https://check.torproject.org/torbulkexitlist'], 'plain', HOUR, 6 * HOUR, ''],
+      ['relay', 'relay', 'PRIVATE_RELAY_URL', ['https://mask-api.icloud.com/egress-ip-ranges.csv'], 'relay-csv', DAY, 3 * DAY, ''],
+      ['x4bnet-vpn', 'vpn', 'X4BNET_LISTS_URL', [`${X4B}/vpn/ipv4.txt`, `${X4B}/vpn/ipv6.txt`], 'plain', DAY, 3 * DAY, ''],
+      ['aws', 'hosting', 'AWS_IP_RANGES_URL', ['https://ip-ranges.amazonaws.com/ip-ranges.json'], 'aws-json', DAY, 3 * DAY, 'AWS'],
+      ['google-cloud', 'hosting', 'GOOGLE_CLOUD_RANGES_URL', ['https://www.gstatic.com/ipranges/cloud.json'], 'google-json', DAY, 3 * DAY, 'Google Cloud'],
+      ['oracle-cloud', 'hosting', 'ORACLE_CLOUD_RANGES_URL', ['https://docs.oracle.com/en-us/iaas/tools/public_ip_ranges.json'], 'oracle-json', DAY, 3 * DAY, 'Oracle Cloud'],
+      ['cloudflare', 'hosting', 'CLOUDFLARE_IPS_URL', ['https://www.cloudflare.com/ips-v4', 'https://www.cloudflare.com/ips-v6'], 'plain', DAY, 3 * DAY, 'Cloudflare'],
+      ['digitalocean', 'hosting', 'DIGITALOCEAN_GEOFEED_URL', ['https://digitalocean.com/geo/google.csv'], 'geofeed', DAY, 3 * DAY, 'DigitalOcean'],
+      ['x4bnet-datacenter', 'hosting', 'X4BNET_LISTS_URL', [`${X4B}/datacenter/ipv4.txt`, `${X4B}/datacenter/ipv6.txt`], 'plain', DAY, 3 * DAY, ''],
+    ]);
+    // Names are copy, each its own sentence.
+    expect(new Set(fresh.map((s) => s.name)).size).toBe(fresh.length);
+  });
+});

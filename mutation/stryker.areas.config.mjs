@@ -1,0 +1,34 @@
+// @ts-check
+/**
+ * Mutation testing's second run (scripts/test-mutation.mjs runs both): what the server loads
+ * and keeps fresh, and what it answers `/` with. Every request an app-building test sends
+ * reaches this code too, and Stryker re-runs each covering test file for a mutant: an app
+ * build of seconds per file per mutant, over two thousand mutants. So this run's tests
+ * (vitest.stryker-areas.config.ts) are those that do not build the app; the modules' own
+ * unit tests reach every line in process. Its score is a floor: the app-building tests could
+ * only kill more. Everything else is as in stryker.config.mjs.
+ */
+import base from './stryker.config.mjs';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  ...base,
+  vitest: { configFile: 'vitest.stryker-areas.config.ts' },
+  mutate: [
+    // The privacy lists (read, polled, reloaded).
+    'src/server/lookup/privacy-lists.ts',
+    // The data update: downloads, the upstream list formats, tarballs, the refresher, freshness.
+    'src/server/data-update/*.ts',
+    '!src/server/data-update/*.test.ts',
+    // The cities loader: the pbf reader, the index file, where the index comes from.
+    'src/server/cities/load.ts',
+    'src/server/cities/index-file.ts',
+    'src/server/cities/city-data.ts',
+    // The page shell: compiled from Astro's render at start, filled and compressed per request.
+    'src/server/shell/*.ts',
+    '!src/server/shell/*.test.ts',
+  ],
+  htmlReporter: { fileName: 'reports/mutation/areas.html' },
+  jsonReporter: { fileName: 'reports/mutation/areas.json' },
+  incrementalFile: 'reports/mutation/incremental-areas.json',
+};
