@@ -17,6 +17,7 @@ describe('toListLines: each upstream format as list lines', () => {
     ['relay: a place without a country', 'relay-csv', ['104.28.2.0/26,,,Paris,\n'], '', ['104.28.2.0/26,Paris']],
     ['relay: no place at all, the prefix alone, trimmed', 'relay-csv', ['104.28.3.0/26 , , , ,\n104.28.4.0/26\n'], '', ['104.28.3.0/26', '104.28.4.0/26']],
     ['relay: the place columns trimmed, comments and blanks dropped', 'relay-csv', ['# Apple\n\n172.224.226.0/27, DE , DE-BE , Berlin ,\n'], '', ['172.224.226.0/27,Berlin (DE)']],
+    ['relay: the prefix trimmed before its place', 'relay-csv', ['172.224.227.0/27 ,FR,FR-IDF,Paris,\n'], '', ['172.224.227.0/27,Paris (FR)']],
     ['relay: the service is not its label', 'relay-csv', ['172.224.224.0/27,GB,GB-EN,London,\n'], 'ignored', ['172.224.224.0/27,London (GB)']],
     ['geofeed: the prefix, trimmed, with the service', 'geofeed', ['# DigitalOcean\n5.101.96.0/21 ,NL,NL-NH,Amsterdam,1098\n\n2a03:b0c0::/48,NL,,,\n'], 'DigitalOcean', ['5.101.96.0/21,DigitalOcean', '2a03:b0c0::/48,DigitalOcean']],
     ['geofeed: without a service, the prefix alone', 'geofeed', ['5.101.96.0/21,NL\n'], '', ['5.101.96.0/21']],

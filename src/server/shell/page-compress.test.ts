@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { constants, deflateRawSync, gunzipSync, gzipSync, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { constants, createZstdCompress, deflateRawSync, gunzipSync, gzipSync, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { PageGzip, PageZstd, zstdPages } from './page-compress.ts';
 
 /** A page-sized text that compresses as pages do: two of the repository's docs, 20-40 KB. */
@@ -15,6 +15,11 @@ const PAGE = Buffer.concat([readFileSync('docs/architecture.md'), readFileSync('
 /** 150 KB that does not compress (SHA-256 in counter mode): more than the 64 KB output buffer holds at once. */
 const RANDOM = Buffer.concat(Array.from({ length: 4_700 }, (_, i) => createHash('sha256').update(String(i)).digest()));
 
+/** Node's zstd stream with the internals a kept compressor drives. */
+const zstdStream = (level: number) => createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: level } }) as unknown as {
+  _writeState: Uint32Array;
+  _handle: { writeSync(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number): void };
+};
 const zstdOnce = (page: Buffer, level: number) => zstdCompressSync(page, { params: { [constants.ZSTD_c_compressionLevel]: level } });
 const CODINGS = [
   { name: 'gzip', make: (level: number, open?: (level: number) => unknown) => new PageGzip(level, open), decode: gunzipSync, once: (page: Buffer, level: number) => gzipSync(page, { level }), levels: [2, 6], slack: 8, lost: 'incorrect data check' },
@@ -57,6 +62,8 @@ describe.each(CODINGS)('$name pages', ({ name, make, decode, once, levels, slack
   it('fall back to the one-call function when node\'s stream no longer drives as expected, saying so once', async () => {
     vi.resetModules();
     const fresh = await import('./page-compress.ts');
+    // This node has zstd (22.15 and later): the shells offer it.
+    expect(fresh.zstdPages).toBe(true);
     const makeFresh = (level: number, open: (level: number) => unknown) => (name === 'gzip' ? new fresh.PageGzip(level, open) : new fresh.PageZstd(level, open));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const changed = [makeFresh(levels[0], bare), makeFresh(levels[1], bare), makeFresh(levels[0], failing), makeFresh(levels[0], losing)];
@@ -106,5 +113,23 @@ describe('zstd pages', () => {
     expect(compressor.kept).toBe(false);
     expect(zstdDecompressSync(compressor.compress(PAGE))).toEqual(PAGE);
     expect(String(warn.mock.calls[0]![0])).toContain('expects (a page and its copy did not come back as they went in); pages are compressed with zstdCompressSync');
+  });
+
+  it('take a stream that gets only the first of two pages wrong for broken too', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const other = zstdOnce(Buffer.from('<p>another page</p>'), 1);
+    // Node's own stream, but its first answer is a whole frame of another page.
+    const firstWrong = (level: number) => {
+      const real = zstdStream(level);
+      let calls = 0;
+      return { _writeState: real._writeState, _handle: { writeSync(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number) {
+        if (calls++ > 0) return real._handle.writeSync(flush, input, inOff, inLen, out, outOff, outLen);
+        other.copy(out, outOff);
+        real._writeState[0] = outLen - other.length;
+        real._writeState[1] = 0;
+      } } };
+    };
+    expect(new PageZstd(1, zstdStream).kept).toBe(true);
+    expect(new PageZstd(1, firstWrong).kept).toBe(false);
   });
 });
