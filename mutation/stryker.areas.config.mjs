@@ -3,10 +3,11 @@
  * Mutation testing's second run (scripts/test-mutation.mjs runs both): what the server loads
  * and keeps fresh, and what it answers `/` with. Every request an app-building test sends
  * reaches this code too, and Stryker re-runs each covering test file for a mutant: an app
- * build of seconds per file per mutant, over two thousand mutants. So this run's tests
- * (vitest.stryker-areas.config.ts) are those that do not build the app; the modules' own
- * unit tests reach every line in process. Its score is a floor: the app-building tests could
- * only kill more. Everything else is as in stryker.config.mjs.
+ * build of seconds per file per mutant, over two thousand mutants. So this run leaves out the
+ * test files that build the app for every test or before all of them
+ * (vitest.stryker-areas.config.ts); the modules' own unit tests reach every line in process.
+ * Its score is a floor: the files left out could only kill more. Everything else is as in
+ * stryker.config.mjs.
  */
 import base from './stryker.config.mjs';
 
