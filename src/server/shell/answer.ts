@@ -1,7 +1,8 @@
 /**
  * The answer of a page served from its shell: the record spliced in, zstd or gzip when the
- * client takes it (zstd first: as small, and faster to make; page-compress.ts), the page's own headers (type, CSP) with the document set, Vary, and
- * Server-Timing with the server's time from the lookup's start to this answer.
+ * client takes it (zstd first: as small, and faster to make; page-compress.ts), the page's
+ * own headers (type, CSP) with the document set, Vary, and Server-Timing with the server's
+ * time from the lookup's start to this answer.
  */
 import { oneLine } from '../utils/log.ts';
 import { accepts } from '../http/static-site.ts';
