@@ -19,9 +19,9 @@ import lighthouse from 'lighthouse';
 // The load benches pin themselves to core 0 and their servers to core 1 (servers.mjs).
 // Here that would put Chromium's browser, renderer and GPU processes on one core, the server
 // alone on the other, and stretch every main-thread task beyond what Lighthouse's simulated
-// throttling assumes (an unloaded machine): `/` measured 380-535 ms of TBT with the bench and
-// Chromium on core 0, 108-671 with only Chromium unpinned, 2-108 with nothing pinned
-// (2026-11-27, same build, quiet machine, three runs each). So nothing is pinned here.
+// throttling assumes (an unloaded machine): `/` measured 78-535 ms of TBT with the bench and
+// Chromium on core 0, 112-671 with only Chromium unpinned, 2-108 with nothing pinned
+// (2026-11-27, same build, quiet machine; six, three and six runs). So nothing is pinned here.
 process.env.BENCH_PIN = '0';
 const { median, start } = await import('./servers.mjs');
 
