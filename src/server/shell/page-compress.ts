@@ -34,11 +34,12 @@ const FINAL = Buffer.from([3, 0]);
 /** Said once per process and coding, however many levels fall back. */
 const fallbackSaid = new Set<string>();
 
-/** A coding's kept stream: how to open it, how to compress in one call, and how one page ends. */
+/** What a kept stream of a coding needs: the one-call function to fall back on, the flush that ends a page, and its file's wrapping and decoding. */
 interface Coding {
   name: 'gzip' | 'zstd';
-  /** The one-call function, for when the kept stream cannot be driven. */
+  /** The one-call function, for when the kept stream cannot be driven, and its name in node:zlib. */
   once(page: Buffer, level: number): Buffer;
+  onceName: string;
   /** The flush that ends a page. */
   flush: number;
   /** A page's file from its compressed chunks. */
@@ -61,15 +62,14 @@ class KeptCompressor {
       this.#stream = open(level) as ZlibInternals;
       const probe = Buffer.from('<p class="probe">probe, probe</p>');
       const [one, two] = [this.#kept(probe), this.#kept(probe)];
-      if (!coding.decode(one!).equals(probe) || !coding.decode(two!).equals(probe)) this.#stream = undefined;
+      if (!coding.decode(one).equals(probe) || !coding.decode(two).equals(probe)) this.#stream = undefined;
     } catch (error) {
       why = (error as Error).message;
       this.#stream = undefined;
     }
     if (!this.#stream && !fallbackSaid.has(coding.name)) {
       fallbackSaid.add(coding.name);
-      const once = coding.name === 'gzip' ? 'gzipSync' : 'zstdCompressSync';
-      console.warn(`page ${coding.name}: node's zlib stream no longer drives as src/server/shell/page-compress.ts expects (${why}); pages are compressed with ${once} instead, a little slower`);
+      console.warn(`page ${coding.name}: node's zlib stream no longer drives as src/server/shell/page-compress.ts expects (${why}); pages are compressed with ${coding.onceName} instead, a little slower`);
     }
   }
 
@@ -110,6 +110,7 @@ class KeptCompressor {
 const GZIP: Coding = {
   name: 'gzip',
   once: (page, level) => gzipSync(page, { level }),
+  onceName: 'gzipSync',
   flush: constants.Z_FULL_FLUSH,
   wrap(page, deflated) {
     const trailer = Buffer.allocUnsafe(8);
@@ -124,6 +125,7 @@ const zstdParams = (level: number) => ({ params: { [constants.ZSTD_c_compression
 const ZSTD: Coding = {
   name: 'zstd',
   once: (page, level) => zlib.zstdCompressSync(page, zstdParams(level)),
+  onceName: 'zstdCompressSync',
   flush: constants.ZSTD_e_end,
   wrap: (_page, chunks) => Buffer.concat(chunks),
   decode: (file) => zlib.zstdDecompressSync(file),
