@@ -19,6 +19,12 @@
 // - Two "replay" servers, bare node:http answering a fixed copy of our /ip and /json
 //   responses (same headers, same body), show the ceiling: what sending our exact bytes
 //   costs before any of our code runs.
+// - Floors (bench/floor-server.mjs), bare node:http doing one part of a fresh answer and
+//   nothing else of ours: /json's answers of the 10,000 addresses sent from a Map, their
+//   records put through JSON.stringify, our lookup and JSON.stringify; `/` for 10,000
+//   visitors as one page compressed whole at a first visit's level, then with each visitor
+//   looked up and their record in the page. A row of ours cannot go above its floor, so a
+//   floor under a target says that no design doing that part on Node meets the target.
 // - /json is measured on one address (after the first request the memo answers it) and over
 //   10,000 distinct public addresses (every answer a fresh lookup).
 // - Recording's cost (target: /json within 10% of recording off): /json is not recorded
@@ -56,7 +62,7 @@ const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undef
 
 if (!existsSync('dist/server/entry.mjs')) execSync('npm run build', { stdio: 'inherit' });
 
-const start = (name, args, env) => startServer(name, args, { WEB_CONCURRENCY: WORKERS, ...env });
+const start = (name, args, env, readyPath) => startServer(name, args, { WEB_CONCURRENCY: WORKERS, ...env }, readyPath);
 
 // 10,000 distinct public IPv4 addresses from a fixed seed.
 const addresses = await publicAddresses(0x2545f491);
@@ -130,6 +136,20 @@ const rss = rssMb(ours.child.pid);
 const bare = await start('bare', ['bench/bare-server.mjs'], {});
 const replayIp = await start('replay /ip', ['bench/bare-server.mjs'], { REPLAY_URL: ours.url + '/ip' });
 const replayJson = await start('replay /json', ['bench/bare-server.mjs'], { REPLAY_URL: ours.url + '/json?ip=8.8.8.8' });
+// The floors (bench/floor-server.mjs): node:http doing one part of a fresh answer's work and
+// nothing else of ours, with our headers, over the same 10,000 addresses.
+const addressFile = path.join(dataDirs[1], 'addresses.txt');
+writeFileSync(addressFile, addresses.join('\n'));
+const floor = (kind, readyPath, replay = { REPLAY_URL: ours.url + '/json?ip=8.8.8.8' }) =>
+  start(`floor: ${kind}`, ['bench/floor-server.mjs'], { FLOOR: kind, FLOOR_ADDRESSES: addressFile, ...replay }, readyPath);
+const floors = {
+  answers: await floor('answers', `/json?ip=${addresses[0]}`),
+  stringify: await floor('stringify', `/json?ip=${addresses[0]}`),
+  lookup: await floor('lookup', `/json?ip=${addresses[0]}`),
+};
+const aPage = { REPLAY_URL: ours.url + '/', REPLAY_HEADERS: JSON.stringify({ ...BROWSER_PAGE, 'accept-encoding': 'identity', 'x-forwarded-for': addresses[9999] }) };
+floors.page = await floor('page', '/', aPage);
+floors.pageRecord = await floor('page-record', '/', aPage);
 if (BASELINE_DIR) dataDirs.push(mkdtempSync(path.join(tmpdir(), 'bench-api-base-')));
 const baseline = BASELINE_DIR && await start('baseline', [path.join(BASELINE_DIR, 'src/server/main.ts')], { DATA_DIR: dataDirs[3], ANALYTICS: 'off', TRUST_PROXY: 'loopback' });
 const BASE_MEMO = 'baseline /json?ip=8.8.8.8, memo, ANALYTICS=off';
@@ -143,6 +163,12 @@ const JSON_OFF = 'ours /json, 10k addresses, ANALYTICS=off';
 const MEMO = 'ours /json?ip=8.8.8.8, memo';
 const MEMO_DNS = 'ours /json?ip=8.8.8.8, memo, hostnames on (cached)';
 const JSON_DNS = 'ours /json, 10k addresses, hostnames on (cached)';
+const FLOOR_ANSWERS = 'floor: /json, 10k addresses, their answers from a Map';
+const FLOOR_STRINGIFY = 'floor: /json, 10k addresses, JSON.stringify of their records only';
+const FLOOR_LOOKUP = 'floor: /json, 10k addresses, our lookup and JSON.stringify only';
+const PAGE_VISITORS = 'ours / (HTML page), 10k visitors, zstd';
+const FLOOR_PAGE = 'floor: / for 10k visitors, one page compressed whole (zstd 3) only';
+const FLOOR_PAGE_RECORD = 'floor: / for 10k visitors, that and their lookup and record JSON only';
 // Each target with the server it loads, whose CPU share is read over every round: a row
 // whose server used less than a whole core was limited by the load generator, not by the
 // server, and its ratio says less than it seems (the bare server nears autocannon's own
@@ -157,8 +183,13 @@ const targets = [
   [JSON_ON, ours, { url: ours.url, ...distinct }],
   [JSON_DNS, oursDns, { url: oursDns.url, ...distinct }],
   [JSON_OFF, oursOff, { url: oursOff.url, ...distinct }],
+  [FLOOR_ANSWERS, floors.answers, { url: floors.answers.url, ...distinct }],
+  [FLOOR_STRINGIFY, floors.stringify, { url: floors.stringify.url, ...distinct }],
+  [FLOOR_LOOKUP, floors.lookup, { url: floors.lookup.url, ...distinct }],
   ['ours / (HTML page), one visitor, zstd', ours, { url: ours.url + '/', headers: BROWSER_PAGE }],
-  ['ours / (HTML page), 10k visitors, zstd', ours, { url: ours.url, ...visitorsAsking(BROWSER_PAGE) }],
+  [PAGE_VISITORS, ours, { url: ours.url, ...visitorsAsking(BROWSER_PAGE) }],
+  [FLOOR_PAGE, floors.page, { url: floors.page.url, ...visitorsAsking(BROWSER_PAGE) }],
+  [FLOOR_PAGE_RECORD, floors.pageRecord, { url: floors.pageRecord.url, ...visitorsAsking(BROWSER_PAGE) }],
   ['ours / (HTML page), 10k visitors, gzip (Safari)', ours, { url: ours.url, ...visitorsAsking(SAFARI_PAGE) }],
   ['ours / (HTML page), one visitor, zstd, ANALYTICS=off', oursOff, { url: oursOff.url + '/', headers: BROWSER_PAGE }],
   [RECORDING_ON, ours, { url: ours.url + '/api/lookup', ...browserLookup }],
@@ -245,7 +276,7 @@ const dnsState = (await (await fetchAgain(oursDns.url + '/healthz')).text()).spl
 // What the recording server wrote and dropped (its queue is bounded: under this load it may drop, and says so).
 await drained();
 const analytics = await recording();
-for (const server of [ours, oursOff, oursDns, bare, replayIp, replayJson, baseline].filter(Boolean)) server.child.kill('SIGTERM');
+for (const server of [ours, oursOff, oursDns, bare, replayIp, replayJson, ...Object.values(floors), baseline].filter(Boolean)) server.child.kill('SIGTERM');
 await dns.close();
 await new Promise((r) => setTimeout(r, 500));
 for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
@@ -276,6 +307,8 @@ const cpuRatio = (a, b) => +median(results[a].cpuUs.map((x, i) => x / results[b]
 if (baseline) console.log(`this tree over BASELINE_DIR's, same rounds, both ANALYTICS=off: req/s of /json over 10k addresses ${ratio(JSON_OFF, BASE_JSON)}x, /json memo ${ratio(MEMO_OFF, BASE_MEMO)}x; server CPU per request ${cpuRatio(JSON_OFF, BASE_JSON)}x and ${cpuRatio(MEMO_OFF, BASE_MEMO)}x`);
 console.log(`analytics on / off, same rounds: /json over 10k addresses (not recorded) ${ratio(JSON_ON, JSON_OFF)}x; a browser's own /api/lookup (recorded every time, the writer thread on the same core: worst case, no target) ${ratio(RECORDING_ON, RECORDING_OFF)}x; the recording server's analytics: ${JSON.stringify(analytics)}; waited ${(drainMs / 1000).toFixed(1)} s in all for its queue to be written before rounds`);
 console.log(`hostnames on (cached) / off, same rounds: /json memo ${ratio(MEMO_DNS, MEMO)}x; /json over 10k addresses ${ratio(JSON_DNS, JSON_ON)}x; after the rounds, ${dnsState}`);
+const floorLine = (row, floorRow) => `${ratio(row, floorRow)}x its floor (the floor ${ratio(floorRow, 'bare /')}x bare)`;
+console.log(`against the floors, same rounds: fresh /json ${[FLOOR_ANSWERS, FLOOR_STRINGIFY, FLOOR_LOOKUP].map((f) => `${floorLine(JSON_ON, f)} [${f}]`).join('; ')}; / for 10k visitors ${[FLOOR_PAGE, FLOOR_PAGE_RECORD].map((f) => `${floorLine(PAGE_VISITORS, f)} [${f}]`).join('; ')}`);
 console.log(`RSS of ours: ${rss.toFixed(0)} MB after start, ${rssAfterLoad.toFixed(0)} MB after the rounds (${(rssAfterLoad / rss).toFixed(2)}x)`);
 console.log(`/ for one visitor with no load: ${JSON.stringify(pageAlone)}`);
 console.log(`server start (spawn to first answer): ours ${ours.startMs.toFixed(0)} ms, bare ${bare.startMs.toFixed(0)} ms; ours RSS after start ${rss.toFixed(0)} MB`);
