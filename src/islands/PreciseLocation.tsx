@@ -1,6 +1,9 @@
 /**
- * The opt-in GPS button: shown only where the browser has geolocation and until the
- * record is hybrid. The permission prompt comes only from the click.
+ * The opt-in GPS button: shown until the record is hybrid, and once hydrated only where the
+ * browser has geolocation. The server's HTML (and the page before hydration) holds it
+ * disabled, as LookupActions holds Refresh and Export: on a phone it takes its own row of the
+ * hero, and appearing there only at hydration pushed everything below it down. The
+ * permission prompt comes only from the click.
  */
 import { useEffect } from 'react';
 import { $gps, detectGps, requestGps } from '../stores/gps.ts';
@@ -25,11 +28,12 @@ export default function PreciseLocation({ text = ISLAND_TEXT.gps, label = 'enabl
     : gps.status === 'timeout' ? text.timeout
     : gps.status === 'failed' ? text.failed
     : null;
+  const pending = gps.status === 'unknown';
   const canAsk = !hybrid && data && (gps.status === 'ready' || gps.status === 'denied' || gps.status === 'timeout' || gps.status === 'failed');
   // The box keeps its height whether or not the button shows, so nothing below moves.
   return (
     <div className="gps-box">
-      {canAsk && <button type="button" className="button secondary" onClick={requestGps}>{text[label]}</button>}
+      {(canAsk || (pending && !hybrid)) && <button type="button" className="button secondary" disabled={pending} onClick={requestGps}>{text[label]}</button>}
       <p className="gps-message" role="status">{hybrid ? null : message}</p>
     </div>
   );

@@ -23,7 +23,7 @@ export const lookupTextSchema = z.strictObject({
   }),
   actions: z.strictObject({
     refresh: text('Refresh button'), refreshing: text('Refresh button while loading'), export: text('Export button'),
-    noScript: text('Shown on / without JavaScript: why Refresh and Export are off'),
+    noScript: text('Shown on / without JavaScript: why Refresh, Export and precise location are off'),
   }),
   status: z.strictObject({
     loading: text('Shown only while a lookup is in flight'), loadingHint: text('Second line of the loading state'),

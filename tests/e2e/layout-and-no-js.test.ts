@@ -3,12 +3,13 @@
  * sitemap is wider than the screen (wide tables scroll in their own box; the navigation's
  * Menu button is checked in visitor-states.test.ts), the footer's
  * credits read with their spaces, the navigation marks the current page everywhere, and
- * the home page without JavaScript says why Refresh and Export are off, and /ip-2 without
- * it shows the server's answer.
+ * the home page's buttons hold their places from the first HTML on, without JavaScript it says
+ * why Refresh, Export and precise location are off, and /ip-2 without it shows the server's
+ * answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { isNetworkPage, launchBrowser, NETWORK_PAGES, sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { hydrated, isNetworkPage, launchBrowser, NETWORK_PAGES, sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -36,6 +37,25 @@ describe('at 390 px', () => {
     await page.close();
     expect(wide.join('\n')).toBe('');
   }, 300_000);
+
+  it("holds the hero's buttons where hydration leaves them: the GPS button's row is in the first HTML", async () => {
+    // Without JavaScript the page stays as the server sent it: what a phone shows before hydrating.
+    const actions = async (javaScriptEnabled: boolean) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled, extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/`);
+      if (javaScriptEnabled) await hydrated(page);
+      const gps = page.getByRole('button', { name: 'Enable Precise GPS Location' });
+      const shown = { height: (await page.locator('.hero-actions').boundingBox())!.height, gps: await gps.boundingBox(), enabled: await gps.isEnabled() };
+      await context.close();
+      return shown;
+    };
+    const [before, after] = [await actions(false), await actions(true)];
+    expect(before.enabled).toBe(false);
+    expect(after.enabled).toBe(true);
+    expect(after.height).toBe(before.height);
+    expect(after.gps).toEqual(before.gps);
+  });
 
   it('breaks a long IPv6 address in the hero only between groups', async () => {
     const page = await phone.newPage();
@@ -87,13 +107,14 @@ describe('on every page', () => {
 describe('without JavaScript', () => {
   // Chromium with scripts turned off through DevTools still parses <noscript> as text, so
   // this reads the HTML a browser without JavaScript renders.
-  it('says on / why Refresh and Export are off, right after the disabled buttons', async () => {
+  it('says on / why Refresh, Export and precise location are off, right after the disabled buttons', async () => {
     const html = await (await fetch(`${server.url}/`, { headers: { 'x-forwarded-for': '8.8.8.8' } })).text();
-    const buttons = html.indexOf('>Export Data</button>');
+    const buttons = html.indexOf('disabled="">Enable Precise GPS Location</button>');
     const note = html.indexOf('<noscript><p class="noscript"');
-    expect(buttons).toBeGreaterThan(0);
+    expect(html.indexOf('>Export Data</button>')).toBeGreaterThan(0);
+    expect(buttons).toBeGreaterThan(html.indexOf('>Export Data</button>'));
     expect(note).toBeGreaterThan(buttons);
-    expect(html.slice(note, html.indexOf('</noscript>', note))).toContain('Refresh and Export need JavaScript');
+    expect(html.slice(note, html.indexOf('</noscript>', note))).toContain('Refresh, Export and precise location need JavaScript');
   });
 
   it("shows the server's answer on /ip-2, not skeletons that wait for a script", async () => {
