@@ -29,11 +29,13 @@ export default function PreciseLocation({ text = ISLAND_TEXT.gps, label = 'enabl
     : gps.status === 'failed' ? text.failed
     : null;
   const pending = gps.status === 'unknown';
-  const canAsk = !hybrid && data && (gps.status === 'ready' || gps.status === 'denied' || gps.status === 'timeout' || gps.status === 'failed');
-  // The box keeps its height whether or not the button shows, so nothing below moves.
+  const offered = !hybrid && (pending || gps.status === 'ready' || gps.status === 'denied' || gps.status === 'timeout' || gps.status === 'failed');
+  // The box keeps its height whether or not the button shows, so nothing below moves; and
+  // the button, once offered, stays (disabled) while the record it would refine is not in
+  // the store yet, rather than going and coming back as the islands hydrate.
   return (
     <div className="gps-box">
-      {(canAsk || (pending && !hybrid)) && <button type="button" className="button secondary" disabled={pending} onClick={requestGps}>{text[label]}</button>}
+      {offered && <button type="button" className="button secondary" disabled={pending || !data} onClick={requestGps}>{text[label]}</button>}
       <p className="gps-message" role="status">{hybrid ? null : message}</p>
     </div>
   );
