@@ -167,7 +167,7 @@ const FLOOR_ANSWERS = 'floor: /json, 10k addresses, their answers from a Map';
 const FLOOR_STRINGIFY = 'floor: /json, 10k addresses, JSON.stringify of their records only';
 const FLOOR_LOOKUP = 'floor: /json, 10k addresses, our lookup and JSON.stringify only';
 const PAGE_VISITORS = 'ours / (HTML page), 10k visitors, zstd';
-const FLOOR_PAGE = 'floor: / for 10k visitors, one page compressed whole (zstd 3) only';
+const FLOOR_PAGE = "floor: / for 10k visitors, one page compressed whole at a first visit's zstd level only";
 const FLOOR_PAGE_RECORD = 'floor: / for 10k visitors, that and their lookup and record JSON only';
 // Each target with the server it loads, whose CPU share is read over every round: a row
 // whose server used less than a whole core was limited by the load generator, not by the

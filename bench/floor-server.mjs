@@ -23,12 +23,12 @@ import { engineFrom } from '../src/server/lookup/engine.ts';
 import { createTextEndpoints } from '../src/server/handlers/command-line-api.ts';
 import { ifconfigFields } from '../src/lib/ifconfig-fields.ts';
 import { PageZstd } from '../src/server/shell/page-compress.ts';
+import { FIRST_LEVEL } from '../src/server/shell/page-shell.ts';
 import { PAGE_RECORD_ID, pageRecordJson } from '../src/islands/page-record.ts';
 
 // Node adds these itself on every response; a page's length and coding are the floor's own.
 const NODE_OWN = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding']);
 const FLOOR = process.env.FLOOR;
-const PAGE_LEVEL = 3;
 
 const res0 = await fetch(process.env.REPLAY_URL, { headers: JSON.parse(process.env.REPLAY_HEADERS || '{}') });
 const template = await res0.text();
@@ -47,7 +47,7 @@ const { sources } = await openSources({ distDir: path.resolve('dist') });
 const engine = engineFrom(sources);
 if (FLOOR === 'page' || FLOOR === 'page-record') {
   const asked = JSON.parse(process.env.REPLAY_HEADERS);
-  const zstd = new PageZstd(PAGE_LEVEL);
+  const zstd = new PageZstd(FIRST_LEVEL.zstd);
   const compressed = (page) => zstd.compress(Buffer.from(page));
   // The page cut around its data block's text, and each part around the address.
   const open = template.indexOf('>', template.indexOf(`id="${PAGE_RECORD_ID}"`)) + 1;

@@ -61,7 +61,9 @@ const componentName = (tag: string) => /\scomponent-url="[^"]*\/([A-Za-z0-9_]+)\
  * reload gets level 6 (as small as gzip's 6), kept, as with gzip.
  */
 export type PageEncoding = 'gzip' | 'zstd';
-const FIRST = { gzip: new PageGzip(2), zstd: zstdPages ? new PageZstd(3) : undefined };
+/** A first visit's level per encoding (bench/floor-server.mjs compresses its floor page at it too). */
+export const FIRST_LEVEL = { gzip: 2, zstd: 3 } as const;
+const FIRST = { gzip: new PageGzip(FIRST_LEVEL.gzip), zstd: zstdPages ? new PageZstd(FIRST_LEVEL.zstd) : undefined };
 const REPEAT = { gzip: new PageGzip(6), zstd: zstdPages ? new PageZstd(6) : undefined };
 
 export class ShellError extends Error {}
