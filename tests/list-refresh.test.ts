@@ -17,6 +17,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseIp } from '../src/lib/ip-address.ts';
 import { fetchSource, readState, sourcesDir, writePrivacyList } from '../src/server/data-update/list-update.ts';
+import { CONFIRM_MS } from '../src/server/data-update/list-bounds.ts';
+import { freshnessReport } from '../src/server/data-update/freshness.ts';
 import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
 import { packagesStateDir, Refresher } from '../src/server/data-update/refresher.ts';
 import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
@@ -121,7 +123,7 @@ describe('the refresher, against every upstream format', () => {
 describe('a source fetched and its list written (list-update.ts)', () => {
   it.each<[string, string, string | number]>([
     ['as many other lines as ranges: taken', '185.220.101.1\n185.220.101.3\nnot an address\nneither\n', 2],
-    ['one other line more than ranges: refused', '185.220.101.1\n185.220.101.3\nnot an address\nneither\nnor\n', 'is mostly not addresses (3 other lines, 2 ranges)'],
+    ['one other line more than ranges: refused', '185.220.101.1\n185.220.101.3\nnot an address\nneither\nnor\n', 'is mostly not addresses (3 other lines, 2 addresses)'],
     ['no address at all: refused', 'not an address\n', 'did not answer an address list (no address in it)'],
   ])('%s', async (name, body, expected) => {
     const urlPath = `/mostly/${name.replaceAll(/\W+/g, '-')}`;
@@ -150,7 +152,7 @@ describe('a source fetched and its list written (list-update.ts)', () => {
     // Every file is asked with its own validators each time: the unchanged one answers 304.
     const unchanged = () => upstream.notModified.get('/two/vpn/ipv4.txt');
     const before = unchanged()!;
-    upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n2a0b:5e00::/29\n');
+    upstream.set('/two/vpn/ipv6.txt', '2001:ac8::/32\n2a0b:5e00::/33\n');
     expect(await fetchVpn()).toMatchObject({ outcome: 'updated' });
     expect(unchanged()).toBe(before + 1);
     expect(await fetchVpn()).toMatchObject({ outcome: 'current' });
@@ -448,6 +450,94 @@ describe('a list file that cannot be read', () => {
     } finally {
       lists.close();
     }
+  });
+});
+
+describe('a hostile upstream: no single answer changes what every visitor is told (list-bounds.ts)', () => {
+  // Ten exits, none next to another (touching addresses would merge into one range).
+  const TEN = Array.from({ length: 10 }, (_, i) => `185.220.101.${2 * i + 1}`).join('\n') + '\n';
+  /** A data folder whose Tor source was fetched once, with ten exits, and the list written from it. */
+  async function fetchedOnce(url: string): Promise<{ dataDir: string; dir: string; paths: ReturnType<typeof defaultListPaths> }> {
+    upstream.set(url, TEN);
+    const dataDir = mkdtempSync(path.join(work, 'hostile-'));
+    const paths = defaultListPaths(dataDir);
+    const dir = sourcesDir(path.dirname(paths.tor));
+    expect(await fetchSource(source('tor'), `${upstream.base}${url}`, dir, await readState(dir, 'tor'), LIMITS)).toMatchObject({ outcome: 'updated', ranges: 10 });
+    await writePrivacyList('tor', paths.tor, dir);
+    return { dataDir, dir, paths };
+  }
+
+  it.each([
+    ['every address in both families', '0.0.0.0/0\n::/0\n', 'refused: a range too wide', 'it holds an IPv4 /0, wider than the /32 this list allows'],
+    ['the ten exits and the whole IPv6 Internet', `${TEN}::/0\n`, 'refused: a range too wide', 'it holds an IPv6 /0, wider than the /128 this list allows'],
+    ['ten exits shrunk to one unrelated address', '192.0.2.77\n', 'refused: changed too much', 'it holds 1 ranges where the last good version held 10 (more than 2x fewer)'],
+    ['ten exits grown to a hundred', Array.from({ length: 100 }, (_, i) => `198.51.100.${2 * i}`).join('\n'), 'refused: changed too much', 'it holds 100 ranges where the last good version held 10 (more than 2x more)'],
+  ])('refuses %s, keeps the last good list, and says why in a few words', async (name, body, kind, why) => {
+    const url = `/hostile/${name.replaceAll(/\W+/g, '-')}`;
+    const { dir, paths } = await fetchedOnce(url);
+    const before = readFileSync(path.join(dir, 'tor.0.txt'), 'utf8');
+    upstream.set(url, body);
+    const got = fetchSource(source('tor'), `${upstream.base}${url}`, dir, await readState(dir, 'tor'), LIMITS);
+    await expect(got).rejects.toThrow(expect.objectContaining({ kind, message: expect.stringContaining(why) as string }) as Error);
+    expect(readFileSync(path.join(dir, 'tor.0.txt'), 'utf8')).toBe(before);
+    await writePrivacyList('tor', paths.tor, dir);
+    const lists = await PrivacyLists.open(paths, { log: () => {} });
+    try {
+      // No verdict changed: an exit is still one, nobody else became one.
+      expect(ask(lists, '185.220.101.1').tor?.listed).toBe(true);
+      for (const ip of ['8.8.8.8', '192.0.2.77', '198.51.100.5', '2001:db8::1']) expect(ask(lists, ip).tor?.listed, ip).toBe(false);
+    } finally {
+      lists.close();
+    }
+  });
+
+  it('says on /healthz that a version was refused, in its own words, with the last good version\'s ranges', async () => {
+    const { dataDir } = await fetchedOnce('/hostile/healthz');
+    upstream.set('/hostile/healthz', '0.0.0.0/0\n');
+    const logs: string[] = [];
+    // An hour on: the Tor source is due again.
+    const HOUR = 3_600_000;
+    const refresher = new Refresher({
+      dataDir, lists: defaultListPaths(dataDir), urls: { ...fixtureUrls(upstream.base), tor: `${upstream.base}/hostile/healthz` }, startDelayMs: 0, packages: [], limits: LIMITS,
+      now: () => Date.now() + HOUR, log: (l) => logs.push(l),
+    }).start();
+    try {
+      await until(() => logs.length > 0, 'the refusal logged');
+    } finally {
+      refresher.stop();
+    }
+    expect(logs[0]).toMatch(/^tor: could not fetch \(refused a new version of tor: it holds an IPv4 \/0, wider than the \/32 this list allows; kept the last good one\)/);
+    const line = freshnessReport({ dataDir, listsDir: path.join(dataDir, 'lists'), refresh: true })().find((l) => l.startsWith('source tor:'))!;
+    expect(line).toMatch(/^source tor: ok, fetched \S+ \(just now\), 10 ranges into tor, next \S+; 1 failed try, last: refused: a range too wide$/);
+    expect(line).not.toContain(upstream.base);
+  });
+
+  it('takes a version past the change bound once the upstream has served it unchanged for a day, never one past the width bound', async () => {
+    const { dir } = await fetchedOnce('/hostile/reshuffle');
+    upstream.set('/hostile/reshuffle', '192.0.2.77\n');
+    const start = Date.now();
+    const at = (ms: number) => () => start + ms;
+    const fetchAt = async (ms: number) => fetchSource(source('tor'), `${upstream.base}/hostile/reshuffle`, dir, await readState(dir, 'tor'), LIMITS, at(ms));
+    await expect(fetchAt(0)).rejects.toThrow(/changed too much|more than 2x fewer/);
+    await expect(fetchAt(CONFIRM_MS - 1)).rejects.toThrow(/more than 2x fewer/);
+    // Another answer in between starts the day again.
+    upstream.set('/hostile/reshuffle', '192.0.2.78\n');
+    await expect(fetchAt(CONFIRM_MS)).rejects.toThrow(/more than 2x fewer/);
+    await expect(fetchAt(2 * CONFIRM_MS - 1)).rejects.toThrow(/more than 2x fewer/);
+    expect(await fetchAt(2 * CONFIRM_MS)).toMatchObject({ outcome: 'updated', ranges: 1 });
+    expect(readFileSync(path.join(dir, 'tor.0.txt'), 'utf8')).toBe('192.0.2.78\n');
+    expect((await readState(dir, 'tor')).pending).toBeUndefined();
+    // A /0 is never taken, however long it is served.
+    upstream.set('/hostile/reshuffle', '0.0.0.0/0\n');
+    await expect(fetchAt(3 * CONFIRM_MS)).rejects.toThrow(/wider than/);
+    await expect(fetchAt(5 * CONFIRM_MS)).rejects.toThrow(/wider than/);
+  });
+
+  it('checks the junk rule on address lines, not on merged ranges: 51 adjacent /24s and 49 stray lines are a list', async () => {
+    const body = [...Array.from({ length: 51 }, (_, i) => `10.0.${i}.0/24`), ...Array.from({ length: 49 }, (_, i) => `stray ${i}`)].join('\n');
+    upstream.set('/hostile/adjacent.csv', body);
+    const dir = mkdtempSync(path.join(work, 'adjacent-'));
+    expect(await fetchSource(source('relay'), `${upstream.base}/hostile/adjacent.csv`, dir, await readState(dir, 'relay'), LIMITS)).toMatchObject({ outcome: 'updated', ranges: 1 });
   });
 });
 

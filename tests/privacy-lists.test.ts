@@ -110,7 +110,7 @@ describe('privacy flags from lists', () => {
     expect(states['tor list']).toMatch(/^ok \(1 ranges, file of \d{4}-\d\d-\d\d\)$/);
     expect(states['vpn list']).toMatch(/^ok \(2 ranges, /);
     expect(states['proxy list']).toMatch(/^ok \(1 ranges, /);
-    expect(states['relay list']).toBe(`not loaded (${paths.relay}): its check says "not available"`);
+    expect(states['relay list']).toBe(`not loaded (no ${path.basename(paths.relay)}): its check says "not available"`);
     expect(states['hosting list']).toMatch(/^not loaded \(.*hosting\.txt\)/);
   });
 });

@@ -1,7 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download, type DownloadOptions } from './download.ts';
+import { download, DownloadFailure, failureKind, MAX_REDIRECTS, sameSource, type DownloadOptions } from './download.ts';
+
+/** What a failed download is matched against: its kind (shown on /healthz) and its message (logged). */
+const failure = (kind: string, message: string) => expect.objectContaining({ kind, message }) as DownloadFailure;
 
 /** A local upstream: each path answers as its handler says; the last request's headers are kept. */
 let server: Server;
@@ -45,6 +48,10 @@ const ROUTES: Record<string, (res: ServerResponse, headers: IncomingHttpHeaders)
   '/endless-error': (res) => endless('/endless-error', res, 503),
   '/cut': (res) => { res.writeHead(200, { 'content-length': '100' }); res.write('185.2'); setImmediate(() => res.destroy()); },
   '/hang': () => {},
+  '/moved': (res) => void res.writeHead(301, { location: '/bare' }).end(),
+  '/moved-far': (res) => void res.writeHead(302, { location: 'http://localhost:9/list' }).end(),
+  '/moved-nowhere': (res) => void res.writeHead(302).end(),
+  '/hops': (res) => void res.writeHead(307, { location: '/hops' }).end(),
 };
 
 beforeAll(async () => {
@@ -96,11 +103,11 @@ describe('download', () => {
   });
 
   it('takes a 304 it did not ask for as an error', async () => {
-    await expect(download(`${base}/always-304`, LIMITS)).rejects.toThrow(new Error(`${base}/always-304 answered 304`));
+    await expect(download(`${base}/always-304`, LIMITS)).rejects.toThrow(failure('answered 304', `${base}/always-304 answered 304`));
   });
 
   it('refuses an error status with its URL and status only', async () => {
-    await expect(download(`${base}/status500`, LIMITS)).rejects.toThrow(new Error(`${base}/status500 answered 500`));
+    await expect(download(`${base}/status500`, LIMITS)).rejects.toThrow(failure('answered 500', `${base}/status500 answered 500`));
   });
 
   it('drops an error answer that keeps coming, rather than holding the connection', async () => {
@@ -113,7 +120,7 @@ describe('download', () => {
   });
 
   it('refuses a body announced over the cap before reading it, and drops the connection', async () => {
-    await expect(download(`${base}/over`, LIMITS)).rejects.toThrow(new Error(`${base}/over announced 17 bytes, over the 16-byte cap`));
+    await expect(download(`${base}/over`, LIMITS)).rejects.toThrow(failure('too large', `${base}/over announced 17 bytes, over the 16-byte cap`));
     await expect(download(`${base}/announced-huge`, { ...LIMITS, timeoutMs: 60_000 })).rejects.toThrow(/announced 10737418240 bytes/);
     await droppedSoon('/announced-huge');
   });
@@ -124,18 +131,18 @@ describe('download', () => {
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/`;
     try {
-      await expect(download(url, LIMITS)).rejects.toThrow(new Error(`${url} announced 1000 bytes, over the 16-byte cap`));
+      await expect(download(url, LIMITS)).rejects.toThrow(failure('too large', `${url} announced 1000 bytes, over the 16-byte cap`));
     } finally {
       await new Promise((resolve) => raw.close(resolve));
     }
   });
 
   it('refuses a body that grows past the cap without announcing its length', async () => {
-    await expect(download(`${base}/over-chunked`, LIMITS)).rejects.toThrow(new Error(`${base}/over-chunked sent over the 16-byte cap`));
+    await expect(download(`${base}/over-chunked`, LIMITS)).rejects.toThrow(failure('too large', `${base}/over-chunked sent over the 16-byte cap`));
   });
 
   it('says when the whole exchange took longer than its limit', async () => {
-    await expect(download(`${base}/hang`, { ...LIMITS, timeoutMs: 150 })).rejects.toThrow(new Error(`${base}/hang did not answer within 0.15 s`));
+    await expect(download(`${base}/hang`, { ...LIMITS, timeoutMs: 150 })).rejects.toThrow(failure('no answer in time', `${base}/hang did not answer within 0.15 s`));
   });
 
   it("names the URL and the network's own reason for a cut connection or a refused one", async () => {
@@ -151,6 +158,37 @@ describe('download', () => {
 
   it('says nothing more than the error when it has no cause', async () => {
     // A validator no HTTP header can carry: fetch refuses it before any connection, with no cause.
-    await expect(download(`${base}/list`, { ...LIMITS, etag: 'a\nb' })).rejects.toThrow(new Error(`${base}/list: Headers.append: "a\nb" is an invalid header value.`));
+    await expect(download(`${base}/list`, { ...LIMITS, etag: 'a\nb' })).rejects.toThrow(failure('unreachable', `${base}/list: Headers.append: "a\nb" is an invalid header value.`));
+  });
+
+  it('follows a redirect on the same host', async () => {
+    expect(await download(`${base}/moved`, LIMITS)).toMatchObject({ status: 'ok', body: Buffer.from('192.0.2.1\n') });
+  });
+
+  it('never follows a redirect to another host, nor a redirect without a Location, nor one past the limit', async () => {
+    await expect(download(`${base}/moved-far`, LIMITS)).rejects.toThrow(failure('redirected to another host', `${base}/moved-far redirected to localhost:9, not a host of this source; not followed`));
+    await expect(download(`${base}/moved-nowhere`, LIMITS)).rejects.toThrow(failure('answered 302', `${base}/moved-nowhere answered 302 without a Location`));
+    await expect(download(`${base}/hops`, LIMITS)).rejects.toThrow(failure('too many redirects', `${base}/hops redirected more than ${MAX_REDIRECTS} times`));
+  });
+
+  it('names any other error as failed', () => {
+    expect(failureKind(new Error('x'))).toBe('failed');
+    expect(failureKind(new DownloadFailure('too large', 'x'))).toBe('too large');
+  });
+});
+
+describe('sameSource: where a redirect may go', () => {
+  it.each([
+    ['https://digitalocean.com/geo/google.csv', 'https://www.digitalocean.com/geo/google.csv', true],
+    ['https://www.cloudflare.com/ips-v4', 'https://www.cloudflare.com/ips-v4/', true],
+    ['https://www.cloudflare.com/ips-v4', 'https://cloudflare.com/ips-v4', true],
+    ['http://127.0.0.1:8080/a', 'http://127.0.0.1:9090/b', true],
+    ['https://registry.npmjs.org/x', 'https://evil.example/x.tgz', false],
+    ['https://check.torproject.org/torbulkexitlist', 'https://torproject.org.evil.example/list', false],
+    ['https://www.gstatic.com/ipranges/cloud.json', 'https://gstatic.com.evil.example/cloud.json', false],
+    ['https://example.org/a', 'file:///etc/passwd', false],
+    ['https://example.org/a', 'ftp://example.org/a', false],
+  ])('%s to %s: %s', (from, to, same) => {
+    expect(sameSource(new URL(from), new URL(to))).toBe(same);
   });
 });

@@ -32,8 +32,8 @@ describe('freshness on /healthz: a source is stale past its own limit', () => {
   });
 
   it('says when it was fetched, how old that is, when it is asked next, and the last failure', () => {
-    expect(lineFor('tor', 12 * 60_000, { failures: 2, error: 'http://x answered 503' })).toBe(
-      'source tor: ok, fetched 2026-11-26T11:48:00Z (12 minutes ago), 12 ranges into tor, next 2026-11-26T13:00:00Z; 2 failed tries, last: http://x answered 503');
+    expect(lineFor('tor', 12 * 60_000, { failures: 2, error: 'http://x answered 503', failure: 'answered 503' })).toBe(
+      'source tor: ok, fetched 2026-11-26T11:48:00Z (12 minutes ago), 12 ranges into tor, next 2026-11-26T13:00:00Z; 2 failed tries, last: answered 503');
   });
 
   it('says the refresh is off', () => {
@@ -55,7 +55,9 @@ describe('freshness on /healthz: when a source is asked next, and its failures',
     ['due at this very moment', NOW, {}, ', next now'],
     ['overdue', NOW - 1, {}, ', next now'],
     ['due a millisecond from now', NOW + 1, {}, ', next 2026-11-26T12:00:00Z'],
-    ['due in an hour, after one failed try', NOW + HOUR, { failures: 1, error: 'http://x answered 500' }, ', next 2026-11-26T13:00:00Z; 1 failed try, last: http://x answered 500'],
+    ['due in an hour, after one failed try', NOW + HOUR, { failures: 1, error: 'http://x answered 500', failure: 'answered 500' }, ', next 2026-11-26T13:00:00Z; 1 failed try, last: answered 500'],
+    // The log has the URL and the upstream's words; /healthz never does, even from a state written before kinds were kept.
+    ['after a failure of no known kind', NOW + HOUR, { failures: 1, error: 'http://x is not JSON (starts "<html>secret")' }, ', next 2026-11-26T13:00:00Z; 1 failed try, last: failed'],
   ])('%s', (_, nextAt, extra, end) => {
     const line = lineFor('relay', HOUR, { nextAt, ...extra });
     expect(line.slice(line.indexOf(', next'))).toBe(end);
@@ -88,7 +90,7 @@ describe('freshness on /healthz: the data packages', () => {
     ['a millisecond later: stale', { installed: '2.3.2026111719', now: DATED + 35 * DAY + 1 }, 'stale, version 2.3.2026111719 (35 days ago, installed), next: soon'],
     ['a version without a date is never stale', { fetched: '9.0.0' }, 'ok, version 9.0.0 (no date in its version, fetched), next: soon'],
     ['neither fetched nor installed', {}, 'not installed, next: soon'],
-    ['the check\'s schedule and failures', { installed: '2.3.2026111719', state: { failures: 2, error: 'registry down', nextAt: NOW + DAY } }, 'ok, version 2.3.2026111719 (9 days ago, installed), next 2026-11-27T12:00:00Z; 2 failed tries, last: registry down'],
+    ['the check\'s schedule and failures', { installed: '2.3.2026111719', state: { failures: 2, error: 'registry down', failure: 'unreachable', nextAt: NOW + DAY } }, 'ok, version 2.3.2026111719 (9 days ago, installed), next 2026-11-27T12:00:00Z; 2 failed tries, last: unreachable'],
   ])('%s', (_, o, state) => {
     expect(packageLine(o)).toBe(`package ${PACKAGE}: ${state}`);
   });

@@ -49,7 +49,8 @@ function nextText(refresh: boolean, state: Partial<SourceState>, now: number): s
   return `next ${state.nextAt <= now ? 'now' : iso(state.nextAt)}`;
 }
 
-const failure = (state: Partial<SourceState>) => (state.failures ? `; ${state.failures} failed ${state.failures === 1 ? 'try' : 'tries'}, last: ${state.error}` : '');
+/** The failures in a row and the last one's kind: our own words, never the upstream's text or a URL (the log has those). */
+const failure = (state: Partial<SourceState>) => (state.failures ? `; ${state.failures} failed ${state.failures === 1 ? 'try' : 'tries'}, last: ${state.failure ?? 'failed'}` : '');
 
 /** A list source's state as the fetching process last wrote it. */
 export interface ListSourceFreshness { id: string; into: string; state: Partial<SourceState>; stale: boolean }

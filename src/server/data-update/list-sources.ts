@@ -25,6 +25,11 @@ export interface ListSource {
   /** The files to fetch, from the setting's value. */
   files: (url: string) => string[];
   format: ListFormat;
+  /**
+   * The widest range a version may hold, as [IPv4, IPv6] prefix lengths (list-bounds.ts):
+   * what the upstream has published, with room to grow; a version past it is refused.
+   */
+  widest: readonly [number, number];
   /** How often it is fetched, and past what age it is stale. */
   everyMs: number;
   staleMs: number;
@@ -33,23 +38,31 @@ export interface ListSource {
   service: string;
 }
 
-type Code = Pick<ListSource, 'id' | 'into' | 'setting' | 'defaultUrl' | 'format' | 'everyMs' | 'staleMs'> & { paths?: string[] };
+type Code = Pick<ListSource, 'id' | 'into' | 'setting' | 'defaultUrl' | 'format' | 'widest' | 'everyMs' | 'staleMs'> & { paths?: string[] };
+
+// The widest ranges each kind of list has published (the August 2026 lists: Tor single
+// addresses; Private Relay /24 and /34; X4BNet's VPN list /16 and /29; the clouds and
+// X4BNet's datacenter list /9 and /24), with room to grow.
+const SINGLE: readonly [number, number] = [32, 128];
+const RELAY: readonly [number, number] = [16, 32];
+const VPN: readonly [number, number] = [12, 24];
+const HOSTING: readonly [number, number] = [8, 20];
 
 const CODE: readonly Code[] = [
-  { id: 'tor', into: 'tor', setting: 'TOR_EXIT_LIST_URL', defaultUrl: 'https://check.torproject.org/torbulkexitlist', format: 'plain', everyMs: HOUR, staleMs: 6 * HOUR },
-  { id: 'relay', into: 'relay', setting: 'PRIVATE_RELAY_URL', defaultUrl: 'https://mask-api.icloud.com/egress-ip-ranges.csv', format: 'relay-csv', everyMs: DAY, staleMs: 3 * DAY },
+  { id: 'tor', into: 'tor', setting: 'TOR_EXIT_LIST_URL', defaultUrl: 'https://check.torproject.org/torbulkexitlist', format: 'plain', widest: SINGLE, everyMs: HOUR, staleMs: 6 * HOUR },
+  { id: 'relay', into: 'relay', setting: 'PRIVATE_RELAY_URL', defaultUrl: 'https://mask-api.icloud.com/egress-ip-ranges.csv', format: 'relay-csv', widest: RELAY, everyMs: DAY, staleMs: 3 * DAY },
   {
     id: 'x4bnet-vpn', into: 'vpn', setting: 'X4BNET_LISTS_URL', defaultUrl: 'https://raw.githubusercontent.com/X4BNet/lists_vpn/main/output',
-    paths: ['vpn/ipv4.txt', 'vpn/ipv6.txt'], format: 'plain', everyMs: DAY, staleMs: 3 * DAY,
+    paths: ['vpn/ipv4.txt', 'vpn/ipv6.txt'], format: 'plain', widest: VPN, everyMs: DAY, staleMs: 3 * DAY,
   },
-  { id: 'aws', into: 'hosting', setting: 'AWS_IP_RANGES_URL', defaultUrl: 'https://ip-ranges.amazonaws.com/ip-ranges.json', format: 'aws-json', everyMs: DAY, staleMs: 3 * DAY },
-  { id: 'google-cloud', into: 'hosting', setting: 'GOOGLE_CLOUD_RANGES_URL', defaultUrl: 'https://www.gstatic.com/ipranges/cloud.json', format: 'google-json', everyMs: DAY, staleMs: 3 * DAY },
-  { id: 'oracle-cloud', into: 'hosting', setting: 'ORACLE_CLOUD_RANGES_URL', defaultUrl: 'https://docs.oracle.com/en-us/iaas/tools/public_ip_ranges.json', format: 'oracle-json', everyMs: DAY, staleMs: 3 * DAY },
-  { id: 'cloudflare', into: 'hosting', setting: 'CLOUDFLARE_IPS_URL', defaultUrl: 'https://www.cloudflare.com', paths: ['ips-v4', 'ips-v6'], format: 'plain', everyMs: DAY, staleMs: 3 * DAY },
-  { id: 'digitalocean', into: 'hosting', setting: 'DIGITALOCEAN_GEOFEED_URL', defaultUrl: 'https://digitalocean.com/geo/google.csv', format: 'geofeed', everyMs: DAY, staleMs: 3 * DAY },
+  { id: 'aws', into: 'hosting', setting: 'AWS_IP_RANGES_URL', defaultUrl: 'https://ip-ranges.amazonaws.com/ip-ranges.json', format: 'aws-json', widest: HOSTING, everyMs: DAY, staleMs: 3 * DAY },
+  { id: 'google-cloud', into: 'hosting', setting: 'GOOGLE_CLOUD_RANGES_URL', defaultUrl: 'https://www.gstatic.com/ipranges/cloud.json', format: 'google-json', widest: HOSTING, everyMs: DAY, staleMs: 3 * DAY },
+  { id: 'oracle-cloud', into: 'hosting', setting: 'ORACLE_CLOUD_RANGES_URL', defaultUrl: 'https://docs.oracle.com/en-us/iaas/tools/public_ip_ranges.json', format: 'oracle-json', widest: HOSTING, everyMs: DAY, staleMs: 3 * DAY },
+  { id: 'cloudflare', into: 'hosting', setting: 'CLOUDFLARE_IPS_URL', defaultUrl: 'https://www.cloudflare.com', paths: ['ips-v4', 'ips-v6'], format: 'plain', widest: HOSTING, everyMs: DAY, staleMs: 3 * DAY },
+  { id: 'digitalocean', into: 'hosting', setting: 'DIGITALOCEAN_GEOFEED_URL', defaultUrl: 'https://digitalocean.com/geo/google.csv', format: 'geofeed', widest: HOSTING, everyMs: DAY, staleMs: 3 * DAY },
   {
     id: 'x4bnet-datacenter', into: 'hosting', setting: 'X4BNET_LISTS_URL', defaultUrl: 'https://raw.githubusercontent.com/X4BNet/lists_vpn/main/output',
-    paths: ['datacenter/ipv4.txt', 'datacenter/ipv6.txt'], format: 'plain', everyMs: DAY, staleMs: 3 * DAY,
+    paths: ['datacenter/ipv4.txt', 'datacenter/ipv6.txt'], format: 'plain', widest: HOSTING, everyMs: DAY, staleMs: 3 * DAY,
   },
 ];
 

@@ -14,6 +14,7 @@
 import path from 'node:path';
 import type { PrivacyFlag } from '../../lib/privacy.ts';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
+import { DownloadFailure, failureKind } from './download.ts';
 import { fetchSource, LIST_LIMITS, readState, sourcesDir, writePrivacyList, writeState, type FetchLimits } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
 import { DATA_PACKAGES, updatePackages } from './update.ts';
@@ -70,7 +71,7 @@ export class Refresher {
       id: source.id,
       everyMs: source.everyMs,
       run: async () => {
-        const result = await fetchSource(source, this.o.urls[source.id]!, dir, await readState(dir, source.id), limits);
+        const result = await fetchSource(source, this.o.urls[source.id]!, dir, await readState(dir, source.id), limits, this.now);
         if (await writePrivacyList(source.into, this.o.lists[source.into], dir)) this.o.onListWritten?.(source.into);
         return `${result.outcome}, ${result.ranges} ranges`;
       },
@@ -83,7 +84,7 @@ export class Refresher {
         run: async () => {
           const results = await updatePackages({ dataDir: this.o.dataDir, packages, registry: this.o.urls.registry!, timeoutMs: limits.timeoutMs, installedVersion: this.o.installedVersion });
           const failed = results.filter((r) => r.outcome === 'failed');
-          if (failed.length) throw new Error(failed.map((r) => `${r.name}: ${r.detail}`).join('; '));
+          if (failed.length) throw new DownloadFailure(failed.map((r) => r.kind ?? 'failed').join(', '), failed.map((r) => `${r.name}: ${r.detail}`).join('; '));
           return results.map((r) => `${r.name} ${r.outcome}`).join(', ');
         },
       });
@@ -127,7 +128,7 @@ export class Refresher {
     const before = await readState(dir, job.id);
     try {
       const done = await job.run();
-      await writeState(dir, job.id, { ...(await readState(dir, job.id)), fetchedAt: this.now(), triedAt: this.now(), failures: 0, error: undefined });
+      await writeState(dir, job.id, { ...(await readState(dir, job.id)), fetchedAt: this.now(), triedAt: this.now(), failures: 0, error: undefined, failure: undefined });
       if (before.failures) this.log(`${job.id}: fetched again after ${before.failures} failed ${before.failures === 1 ? 'try' : 'tries'} (${done})`);
     } catch (error) {
       const reason = (error as Error).message;
@@ -136,7 +137,7 @@ export class Refresher {
       // One line per outage: the first failure says what and that the old data stays.
       if (failures === 1) this.log(`${job.id}: could not fetch (${reason}); keeping the data it had, trying again with backoff`);
       const now = this.now();
-      await writeState(dir, job.id, { ...(await readState(dir, job.id)), triedAt: now, failures, error: reason, nextAt: now + retry }).catch(() => undefined);
+      await writeState(dir, job.id, { ...(await readState(dir, job.id)), triedAt: now, failures, error: reason, failure: failureKind(error), nextAt: now + retry }).catch(() => undefined);
       this.after(job, retry);
       return;
     }

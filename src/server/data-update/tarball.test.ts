@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readTarball } from './tarball.ts';
+import { readTarball, TarReader, unpackTarball } from './tarball.ts';
 
 interface Entry { name: string; body?: string; type?: string; prefix?: string; size?: string }
 
@@ -145,5 +145,78 @@ describe('readTarball: the files of an npm package tarball', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('TarReader: the archive read as a stream', () => {
+  const entries: Entry[] = [
+    { name: 'package/package.json', body: '{"version":"9.0.0"}' },
+    { name: 'package/skipped.md', body: 'x'.repeat(700) },
+    { name: 'package/data.mmdb', body: 'y'.repeat(1500) },
+    { name: 'package/empty.mmdb', body: '' },
+  ];
+  const tar = gunzipSync(tgz(entries));
+  const wanted = (file: string) => file !== 'skipped.md';
+
+  it.each([1, 7, 511, 512, 513, 1024, 100_000])('gives the same files in chunks of %i bytes as whole', (size) => {
+    const got = new Map<string, string>();
+    const reader = new TarReader(wanted, (file, body) => got.set(file, body.toString()));
+    for (let at = 0; at < tar.length; at += size) reader.push(tar.subarray(at, at + size));
+    reader.end();
+    expect(got).toEqual(new Map([['package.json', '{"version":"9.0.0"}'], ['data.mmdb', 'y'.repeat(1500)], ['empty.mmdb', '']]));
+  });
+
+  it.each([
+    ['in a kept body', 512 + 512 + 512 + 1024 + 512 + 100],
+    ['in a skipped body', 512 + 512 + 512 + 100],
+  ])('says an archive cut %s is truncated', (_, cut) => {
+    const reader = new TarReader(wanted, () => {});
+    reader.push(tar.subarray(0, cut));
+    expect(() => reader.end()).toThrow('tarball: truncated');
+  });
+
+  it('reads nothing after the end of the archive', () => {
+    const got: string[] = [];
+    const reader = new TarReader(() => true, (file) => got.push(file));
+    reader.push(Buffer.concat([gunzipSync(tgz([{ name: 'package/a', body: 'a' }])), header({ name: 'package/after', body: 'b' }), padded('b')]));
+    reader.end();
+    expect(got).toEqual(['a']);
+  });
+});
+
+describe('unpackTarball: a .tgz file unpacked as a stream, within a cap', () => {
+  it('writes the files it keeps, folders included, and says which', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'unpack-'));
+    try {
+      writeFileSync(path.join(dir, 'in.tgz'), tgz([{ name: 'package/a.mmdb', body: 'aaa' }, { name: 'package/docs/b.txt', body: 'bb' }, { name: 'package/c.md', body: 'no' }]));
+      const files = await unpackTarball(path.join(dir, 'in.tgz'), path.join(dir, 'out'), (f) => f !== 'c.md', 10_000);
+      expect(files).toEqual(['a.mmdb', 'docs/b.txt']);
+      expect(readFileSync(path.join(dir, 'out', 'a.mmdb'), 'utf8')).toBe('aaa');
+      expect(readFileSync(path.join(dir, 'out', 'docs', 'b.txt'), 'utf8')).toBe('bb');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops once the unpacked bytes pass the cap, and takes an archive of exactly the cap', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'unpack-'));
+    try {
+      const archive = tgz([{ name: 'package/zeros.mmdb', body: '\0'.repeat(200_000) }]);
+      writeFileSync(path.join(dir, 'in.tgz'), archive);
+      const size = gunzipSync(archive).length;
+      await expect(unpackTarball(path.join(dir, 'in.tgz'), path.join(dir, 'out'), () => true, size - 1)).rejects.toThrow(`tarball: unpacks to over ${size - 1} bytes`);
+      await expect(unpackTarball(path.join(dir, 'in.tgz'), path.join(dir, 'out'), () => true, size)).resolves.toEqual(['zeros.mmdb']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('readTarball with a cap', () => {
+  it('refuses an archive that inflates past it, and takes one of exactly it', () => {
+    const archive = tgz([{ name: 'package/a', body: 'a'.repeat(5000) }]);
+    const size = gunzipSync(archive).length;
+    expect(() => readTarball(archive, () => true, size - 1)).toThrow(`tarball: unpacks to over ${size - 1} bytes`);
+    expect(readTarball(archive, () => true, size).get('a')?.length).toBe(5000);
   });
 });

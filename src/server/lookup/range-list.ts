@@ -19,7 +19,11 @@ export interface ParseOptions {
 /** What parsing a list text gave: the index, and how many lines were not addresses. */
 export interface ParsedList {
   list: RangeList;
+  /** Lines that were an address or CIDR (before ranges that touch are merged). */
+  lines: number;
   skipped: number;
+  /** The shortest prefix length seen per family (the widest range): 33 and 129 when the family has none. */
+  widest: { 4: number; 6: number };
   /** The first skipped line (up to 80 characters), for the log. */
   firstSkipped?: string;
 }
@@ -65,6 +69,7 @@ export class RangeList extends SortedRanges {
     const v6: Range<bigint>[] = [];
     let skipped = 0;
     let firstSkipped: string | undefined;
+    const widest = { 4: 33, 6: 129 };
     forEachLine(text, (raw) => {
       const hash = raw.indexOf('#');
       const line = (hash === -1 ? raw : raw.slice(0, hash)).trim();
@@ -77,6 +82,7 @@ export class RangeList extends SortedRanges {
         return;
       }
       const label = options.labelColumn ? (fields[1] ?? '').trim() : '';
+      widest[cidr.version] = Math.min(widest[cidr.version], cidr.bits);
       if (cidr.version === 4) {
         const start = cidr.base4!;
         v4.push({ start, end: start + 2 ** (32 - cidr.bits) - 1, label });
@@ -86,6 +92,6 @@ export class RangeList extends SortedRanges {
     });
     v4.sort((a, b) => a.start - b.start);
     v6.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-    return { list: new RangeList(merge(v4, (end) => end + 1), merge(v6, (end) => end + 1n)), skipped, firstSkipped };
+    return { list: new RangeList(merge(v4, (end) => end + 1), merge(v6, (end) => end + 1n)), lines: v4.length + v6.length, skipped, firstSkipped, widest };
   }
 }
