@@ -17,7 +17,7 @@ import { createCorrectionsApi, keepSameOrigin } from './handlers/corrections-api
 import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
 import { createRateLimitStore } from './rate-limit/shared-stores.ts';
 import { createAnalyticsApi } from './handlers/analytics-api.ts';
-import { Health } from './http/health.ts';
+import { Health, type PartHealth } from './http/health.ts';
 import { createAnalytics, type Analytics } from './storage/analytics.ts';
 import { createLookupRedirect, isLookupPage, lookupPageLocals } from './handlers/lookup-page.ts';
 import { createAsnApi, createNetworkRedirects, isNetworkPage, NETWORKS_HUB, networkPageLocals, networksHubLocals } from './handlers/asn-api.ts';
@@ -60,6 +60,16 @@ export interface Routes {
  */
 export const isLimited = (req: AppRequest): boolean =>
   (req.path.startsWith('/api/') && req.path !== '/api/config') || answersCommandLine(req) || isHostnameRequest(req);
+
+/**
+ * The databases' part of /healthz: degraded while any city or ASN database is missing (its
+ * fields are empty in every answer), with their names; the lists are lines, not parts (a
+ * list not fetched yet leaves its check "not available", and says so).
+ */
+function databasesHealth(engine: EngineHolder): PartHealth {
+  const missing = engine.dataStates().filter(([name, state]) => !name.endsWith(' list') && state !== 'ok').map(([name]) => name);
+  return missing.length ? { state: 'degraded', missing } : { state: 'ok' };
+}
 
 /** The city index's state for /healthz: it builds in the background when the build did not ship it. */
 function cityIndexState(cities: CityIndexHandle): string {
@@ -115,7 +125,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
     networks,
     analytics,
     dnsLeak,
-    health: new Health().register('analytics', () => analytics.health()).note(() => [
+    health: new Health().register('analytics', () => analytics.health()).register('databases', () => databasesHealth(engine)).note(() => [
       `rate-limit: ${store ? store.state() : 'off'}`,
       ...engine.dataStates().map(([name, state]) => `data ${name}: ${state}`),
       `data city index: ${cityIndexState(cities)}`,

@@ -1,10 +1,15 @@
 /**
- * `/healthz`: parts of the server (analytics) register a function that reports their
- * state, others (the rate-limit store, the data sources) a few `name: state` lines, and the
- * answer gathers them. Plain text starts with one word, `ok` or `degraded`, for load
- * balancers, then the lines; `Accept: application/json` gets every part's report and the lines. Always 200
- * while the process answers: a part that is down degrades the service (lookups go on
- * without analytics), it does not make this process worse than its siblings.
+ * `/healthz`: parts of the server (analytics, the databases) register a function that
+ * reports their state, others (the rate-limit store, the data sources) a few `name: state`
+ * lines, and the answer gathers them. Plain text starts with one word, `ok` or `degraded`,
+ * for load balancers, then the lines; `Accept: application/json` gets every part's report
+ * and the lines. Always 200 while the process answers: a part that is down degrades the
+ * service (lookups go on without analytics), it does not make this process worse than its
+ * siblings.
+ *
+ * States, counts and ages only: the answer is for anyone who asks, so no file path, URL,
+ * upstream text or stack frame is in it (publicText takes out any a part let through; the
+ * log has the details), and it carries no CORS header: no other site's page reads it.
  */
 import type { AppResponse } from './handler.ts';
 
@@ -16,6 +21,23 @@ export interface PartHealth {
 }
 
 const HEADERS = { 'cache-control': 'no-store' };
+
+/**
+ * A line as anyone may read it: a URL becomes `<url>`, an absolute file path its file's
+ * name, and nothing after a line break (a stack trace) is kept.
+ */
+export function publicText(text: string): string {
+  return text.split('\n', 1)[0]!
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"()<>]+/gi, '<url>')
+    .replace(/(^|[\s('"=:])(?:[A-Za-z]:)?[\\/](?:[^\s'"()\\/]+[\\/])+([^\s'"()\\/]*)/g, (_, before: string, file: string) => `${before}${file || '.'}`);
+}
+
+/** A part's report with every string in it made public (publicText). */
+function publicReport(report: PartHealth): PartHealth {
+  const clean = (value: unknown): unknown =>
+    typeof value === 'string' ? publicText(value) : Array.isArray(value) ? value.map(clean) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(v)])) : value;
+  return clean(report) as PartHealth;
+}
 
 export class Health {
   private readonly parts = new Map<string, () => PartHealth>();
@@ -38,12 +60,12 @@ export class Health {
 
   /** The answer to GET /healthz. */
   reply(accept: string | null): AppResponse {
-    const parts = Object.fromEntries([...this.parts].map(([name, report]) => [name, report()]));
+    const parts = Object.fromEntries([...this.parts].map(([name, report]) => [name, publicReport(report())]));
     const status = Object.values(parts).every((p) => p.state === 'ok' || p.state === 'off') ? 'ok' : 'degraded';
-    const notes = this.notes.flatMap((lines) => lines());
+    const notes = this.notes.flatMap((lines) => lines()).map(publicText);
     if (/^application\/json\b/i.test(accept?.trim() ?? '')) {
-      return { status: 200, headers: { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ status, parts, notes }) + '\n' };
+      return { status: 200, cors: false, headers: { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ status, parts, notes }) + '\n' };
     }
-    return { status: 200, headers: { ...HEADERS, 'content-type': 'text/plain; charset=utf-8' }, body: [status, ...notes].join('\n') + '\n' };
+    return { status: 200, cors: false, headers: { ...HEADERS, 'content-type': 'text/plain; charset=utf-8' }, body: [status, ...notes].join('\n') + '\n' };
   }
 }

@@ -85,10 +85,19 @@ function cityFiles(name: string, pkg: string, dataDir: string | undefined, dir?:
   return { v4: file('ipv4'), v6: file('ipv6') };
 }
 
+/**
+ * A city package's source. A fresher copy under DATA_DIR that does not open whole (the
+ * update checks each before it is put there, update.ts, but a disk can still fail) gives way
+ * to the installed package, said once on stderr, rather than leaving the field empty.
+ */
 async function openBundled(name: string, pkg: string, dataDir: string | undefined, dir?: string): Promise<CitySource | Error> {
   try {
     const files = cityFiles(name, pkg, dataDir, dir);
-    return await openCitySource(name, files.v4, files.v6);
+    const source = await openCitySource(name, files.v4, files.v6);
+    const whole = source instanceof CitySource && source.families.length === 2;
+    if (whole || dir || !dataDir || !files.v4.startsWith(packageDir(dataDir, pkg))) return source;
+    console.warn(`lookup: ${name} under DATA_DIR does not open whole; reading the installed package instead`);
+    return await openBundled(name, pkg, undefined);
   } catch (error) {
     return new Error(message(error));
   }
