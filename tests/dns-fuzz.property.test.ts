@@ -147,7 +147,7 @@ describe('the running responder under the same packets', () => {
     const server = await startDnsServer({ host: '127.0.0.1', port: 0, zone: ZONE, onNote: () => {} });
     const held = Array.from({ length: 4 }, () => connect({ host: '127.0.0.1', port: server.port }));
     try {
-      // Promising 65,535 bytes and sending 10: the connection waits for the rest, and nobody else does.
+      // Promising 65,535 bytes and sending 10: the connection waits for the rest (until its deadline), and nobody else does.
       for (const socket of held) {
         await new Promise((r) => socket.once('connect', r));
         socket.write(Buffer.from([0xff, 0xff, ...Buffer.alloc(10)]));
