@@ -56,6 +56,8 @@ export interface Config {
   reverseDns: { enabled: boolean; servers: string[] };
   /** The open-port check (`/port/{n}`): checks a minute per client (0: off), and whether private and loopback callers may be checked (tests only). */
   portCheck: { perMinute: number; allowPrivate: boolean };
+  /** DNS leak tests a client may start a minute (`POST /api/dns-leak`), apart from rateLimit (0: off). */
+  dnsLeakRateLimit: number;
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -177,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     reverseDns: { enabled: reverseDnsSwitch === 'on', servers: dnsServers },
     portCheck: { perMinute: integer(env, 'PORT_CHECK_RATE_LIMIT', 10, 0, 1_000_000), allowPrivate: portCheckPrivate === 'on' },
+    dnsLeakRateLimit: integer(env, 'DNS_LEAK_RATE_LIMIT', 10, 0, 1_000_000),
   };
 }
