@@ -15,6 +15,7 @@ import { DnsLeakResultSchema, DnsLeakStartSchema } from '../src/lib/dns-leak-rec
 import { loadConfig } from '../src/server/config.ts';
 import { buildApp, type BuiltApp } from '../src/server/server.ts';
 import { sendDnsQuery } from './support/dns-query.ts';
+import { testRedis, uniquePrefix } from './support/redis.ts';
 
 const ZONE = 'dns.example.com';
 const build = (env: Record<string, string> = {}) =>
@@ -133,6 +134,73 @@ describe('with a zone', () => {
     const text = await (await request('/healthz')).text();
     expect(text).toMatch(new RegExp(`^dns: on, zone ${ZONE.replaceAll('.', '\\.')}; dns udp: udp ${port}, \\d+ answered`, 'm'));
     expect(text).toMatch(/notes in this process's memory, \d+ tokens$/m);
+  });
+});
+
+// Per case: without Redis its cases skip locally and fail under CI; the memory cases run either way.
+const redis = testRedis();
+
+describe.each([
+  ['in memory', () => ({}), true],
+  ['in Redis', () => ({ REDIS_URL: redis.get(), REDIS_PREFIX: uniquePrefix('dns-leak-flood'), RATE_LIMIT_SECRET: 'a secret of the tests' }), !redis.skip],
+] as const)('a flood of starts, notes %s', (_, store, available) => {
+  /** 80 public addresses, as a script with 80 machines would have. */
+  const FLOOD = Array.from({ length: 80 }, (_, i) => `11.0.${i}.1`);
+  const VICTIM = '11.1.0.1';
+  /** Starts `count` tests, spread over the flood's addresses, a batch at a time; the statuses they got. */
+  async function flood(built: BuiltApp, count: number): Promise<Record<number, number>> {
+    const statuses: Record<number, number> = {};
+    for (let at = 0; at < count; at += 500) {
+      const batch = Array.from({ length: Math.min(500, count - at) }, (_, i) => built.app.request('/api/dns-leak', { method: 'POST', peer: FLOOD[(at + i) % FLOOD.length] }));
+      for (const res of await Promise.all(batch)) statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    }
+    return statuses;
+  }
+  const startAs = async (built: BuiltApp, peer: string) => {
+    const res = await built.app.request('/api/dns-leak', { method: 'POST', peer });
+    expect(res.status).toBe(201);
+    return DnsLeakStartSchema.parse(await res.json()).token;
+  };
+  const withApp = async (env: Record<string, string>, run: (built: BuiltApp) => Promise<void>) => {
+    const built = await build({ DNS_LEAK_ZONE: ZONE, DNS_PORT: '0', DNS_LEAK_ANSWER: '192.0.2.10', ...store(), ...env });
+    try {
+      await run(built);
+    } finally {
+      await built.routes.dnsLeak.close();
+    }
+  };
+
+  it.runIf(available)('keeps a victim\'s test through 21,000 starts from 80 addresses, with the default limits', async () => {
+    await withApp({}, async (built) => {
+      const token = await startAs(built, VICTIM);
+      const statuses = await flood(built, 21_000);
+      // 10 starts a minute per address (DNS_LEAK_RATE_LIMIT), the rest refused.
+      expect(statuses).toEqual({ 201: 800, 429: 20_200 });
+      expect((await built.app.request(`/api/dns-leak/${token}`, { peer: VICTIM })).status).toBe(200);
+    });
+  }, 60_000);
+
+  it.runIf(available)('keeps it with every rate limit off too: each address holds 10 live tests at most, and ends its own oldest', async () => {
+    await withApp({ RATE_LIMIT: '0', DNS_LEAK_RATE_LIMIT: '0' }, async (built) => {
+      const token = await startAs(built, VICTIM);
+      const own = await startAs(built, FLOOD[0]!);
+      expect(await flood(built, 21_000)).toEqual({ 201: 21_000 });
+      expect((await built.app.request(`/api/dns-leak/${token}`, { peer: VICTIM })).status).toBe(200);
+      // The flooding address's own first test is the one its flood ended.
+      expect((await built.app.request(`/api/dns-leak/${own}`, { peer: FLOOD[0] })).status).toBe(404);
+    });
+  }, 60_000);
+
+  it.runIf(available)('limits starts apart from the API: the 4th start of 3 a minute is refused, reading results is not', async () => {
+    await withApp({ DNS_LEAK_RATE_LIMIT: '3' }, async (built) => {
+      const tokens = [await startAs(built, VICTIM), await startAs(built, VICTIM), await startAs(built, VICTIM)];
+      const refused = await built.app.request('/api/dns-leak', { method: 'POST', peer: VICTIM });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('ratelimit-limit')).toBe('3');
+      expect(await refused.json()).toMatchObject({ error: { code: 'rate_limited', message: expect.stringContaining('at most 3 a minute') } });
+      const read = await built.app.request(`/api/dns-leak/${tokens[0]}`, { peer: VICTIM });
+      expect([read.status, read.headers.get('ratelimit-limit')]).toEqual([200, '300']);
+    });
   });
 });
 

@@ -3,17 +3,17 @@
  * socket shows. No answer is reflected to a service's port (a spoofed query's victim), while
  * a resolver querying from port 53 is answered; TCP answers several queries of one
  * connection, each with its length prefix; an answer too large for UDP sends a real stub
- * resolver to TCP. Binding ports under 1024 needs root (CI runs as
+ * resolver to TCP; no source holds the TCP side for others (its caps, deadline and idle limit). Binding ports under 1024 needs root (CI runs as
  * root); without it those cases skip, except under CI.
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { Resolver } from 'node:dns/promises';
 import { connect } from 'node:net';
 import * as dnsPacket from 'dns-packet';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dnsZone } from '../src/server/dns/leak-test.ts';
-import { startDnsServer, type DnsServer } from '../src/server/dns/server.ts';
-import { dnsQuery } from './support/dns-query.ts';
+import { MAX_TCP_CONNECTIONS, MAX_TCP_PER_SOURCE, startDnsServer, type DnsServer, type TcpLimits } from '../src/server/dns/server.ts';
+import { dnsQuery, sendDnsQuery } from './support/dns-query.ts';
 
 const TOKEN = 'fe'.repeat(16);
 let server: DnsServer;
@@ -107,5 +107,92 @@ describe('TCP', () => {
     } finally {
       await big.close();
     }
+  });
+});
+
+describe('TCP: no source holds the port for others', () => {
+  interface Held { socket: ReturnType<typeof connect>; closed: boolean }
+  /** A connection from `from`, once it is open (or already closed: refused). */
+  async function hold(port: number, from: string): Promise<Held> {
+    const held: Held = { socket: connect({ host: '127.0.0.1', port, localAddress: from }), closed: false };
+    held.socket.on('error', () => {});
+    held.socket.on('close', () => { held.closed = true; });
+    await new Promise((r) => { held.socket.once('connect', r); held.socket.once('close', r); });
+    return held;
+  }
+  const withServer = async (tcp: Partial<TcpLimits>, run: (port: number) => Promise<void>) => {
+    const own = await startDnsServer({ host: '127.0.0.1', port: 0, zone: dnsZone('dns.example.com', ['192.0.2.1']), onNote: () => {}, tcp });
+    try {
+      await run(own.port);
+    } finally {
+      await own.close();
+    }
+  };
+  const tokenQuery = (port: number, from: string) => sendDnsQuery(`${TOKEN}-1.dns.example.com`, { port, from, transport: 'tcp' });
+
+  it(`answers another source while one holds all the connections it can (${MAX_TCP_PER_SOURCE} of the ${MAX_TCP_CONNECTIONS})`, async () => {
+    const held = await Promise.all(Array.from({ length: MAX_TCP_CONNECTIONS + 8 }, () => hold(server.port, '127.0.0.8')));
+    try {
+      await vi.waitFor(() => expect(held.filter((h) => !h.closed)).toHaveLength(MAX_TCP_PER_SOURCE), { timeout: 5_000 });
+      expect((await tokenQuery(server.port, '127.0.0.9')).answers).toHaveLength(1);
+    } finally {
+      for (const h of held) h.socket.destroy();
+    }
+  });
+
+  it('closes a connection whose message is not whole within the deadline from its first byte, though a byte comes every 50 ms', async () => {
+    await withServer({ messageMs: 300 }, async (port) => {
+      const held = await hold(port, '127.0.0.10');
+      const began = performance.now();
+      held.socket.write(Buffer.from([0, 40])); // 40 bytes promised, a byte each 50 ms: 2 s
+      const drip = setInterval(() => held.closed || held.socket.write(Buffer.from([0])), 50);
+      try {
+        await vi.waitFor(() => expect(held.closed).toBe(true), { timeout: 3_000, interval: 20 });
+        expect(performance.now() - began).toBeGreaterThanOrEqual(290);
+      } finally {
+        clearInterval(drip);
+        held.socket.destroy();
+      }
+    });
+  });
+
+  it('closes a connection the idle time after its last whole message', async () => {
+    await withServer({ idleMs: 300 }, async (port) => {
+      const held = await hold(port, '127.0.0.10');
+      const q = dnsQuery(`${TOKEN}-1.dns.example.com`);
+      const answered = new Promise((r) => held.socket.once('data', r));
+      held.socket.write(Buffer.concat([Buffer.from([0, q.length]), q]));
+      await answered;
+      const after = performance.now();
+      await vi.waitFor(() => expect(held.closed).toBe(true), { timeout: 3_000, interval: 20 });
+      expect(performance.now() - after).toBeGreaterThanOrEqual(250);
+    });
+  });
+
+  it('makes room, when all are taken, from the source holding the most, never from one holding as few as the newcomer', async () => {
+    await withServer({ connections: 6, perSource: 4 }, async (port) => {
+      const a: Held[] = [];
+      for (let i = 0; i < 4; i++) a.push(await hold(port, '127.0.0.11'));
+      const b = [await hold(port, '127.0.0.12'), await hold(port, '127.0.0.12')];
+      const open = () => [...a, ...b, ...rest].filter((h) => !h.closed);
+      const rest: Held[] = [];
+      try {
+        expect(open()).toHaveLength(6);
+        // Each newcomer of 0 takes the oldest of a source holding 2 or more: a's three oldest, then b's oldest.
+        for (const [from, gone] of [['127.0.0.13', a[0]], ['127.0.0.14', a[1]], ['127.0.0.15', a[2]], ['127.0.0.16', b[0]]] as const) {
+          const newcomer = await hold(port, from);
+          rest.push(newcomer);
+          await vi.waitFor(() => expect(gone!.closed).toBe(true));
+          expect(newcomer.closed).toBe(false);
+          expect(open()).toHaveLength(6);
+        }
+        // Six sources of one each: the seventh is refused, and nobody loses a connection for it.
+        const refused = await hold(port, '127.0.0.17');
+        await vi.waitFor(() => expect(refused.closed).toBe(true));
+        expect(open()).toHaveLength(6);
+      } finally {
+        for (const h of [...a, ...b, ...rest]) h.socket.destroy();
+      }
+    });
   });
 });

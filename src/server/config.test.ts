@@ -41,6 +41,7 @@ describe('loadConfig', () => {
     ['the zone in lower case, without its final dot', { DNS_LEAK_ZONE: ' DNS.Example.com. ' }, { zone: 'dns.example.com', port: 53, answer: undefined }],
     ['DNS_PORT=0: a free port (tests)', { DNS_LEAK_ZONE: 'dns.example.com', DNS_PORT: '0' }, { zone: 'dns.example.com', port: 0, answer: undefined }],
     ['answer addresses, trimmed and canonical', { DNS_LEAK_ANSWER: ' 192.0.2.1 , 2001:DB8:0::1' }, { zone: undefined, port: 53, answer: ['192.0.2.1', '2001:db8::1'] }],
+    ['two answer addresses of each family, the most', { DNS_LEAK_ANSWER: '192.0.2.1,2001:db8::1,192.0.2.2,2001:db8::2' }, { zone: undefined, port: 53, answer: ['192.0.2.1', '2001:db8::1', '192.0.2.2', '2001:db8::2'] }],
     ['the longest zone', { DNS_LEAK_ZONE: LONGEST_ZONE }, { zone: LONGEST_ZONE, port: 53, answer: undefined }],
   ])('reads the DNS leak test settings: %s', (_, env, expected) => {
     const c = loadConfig(env);
@@ -102,6 +103,8 @@ describe('loadConfig', () => {
     ['DNS_LEAK_ZONE', `e${['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(25)].join('.')}`, /of at most 217 characters/],
     ['DNS_PORT', '65536', /DNS_PORT="65536" must be a whole number from 0 to 65535/],
     ['DNS_LEAK_ANSWER', '192.0.2.1,dns.example.com', /DNS_LEAK_ANSWER: "dns.example.com" is not an IPv4 or IPv6 address/],
+    ['DNS_LEAK_ANSWER', '192.0.2.1,2001:db8::1,192.0.2.2,::ffff:192.0.2.3', /DNS_LEAK_ANSWER: at most 2 IPv4 addresses, not 3/],
+    ['DNS_LEAK_ANSWER', '2001:db8::1,2001:db8::2,2001:db8::3', /DNS_LEAK_ANSWER: at most 2 IPv6 addresses, not 3/],
     ['DATA_REFRESH', 'sometimes', /DATA_REFRESH="sometimes" must be on or off/],
     ['TOR_EXIT_LIST_URL', 'check.torproject.org/torbulkexitlist', /TOR_EXIT_LIST_URL="check.torproject.org\/torbulkexitlist" must be a URL starting with http/],
     ['X4BNET_LISTS_URL', 'ftp://mirror.example/lists', /X4BNET_LISTS_URL="ftp:\/\/mirror.example\/lists"/],

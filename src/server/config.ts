@@ -56,6 +56,8 @@ export interface Config {
   reverseDns: { enabled: boolean; servers: string[] };
   /** The open-port check (`/port/{n}`): checks a minute per client (0: off), and whether private and loopback callers may be checked (tests only). */
   portCheck: { perMinute: number; allowPrivate: boolean };
+  /** DNS leak tests a client may start a minute (`POST /api/dns-leak`), apart from rateLimit (0: off). */
+  dnsLeakRateLimit: number;
 }
 
 /** Thrown for a configuration value that cannot be used; its message is the one line printed. */
@@ -77,6 +79,9 @@ export const retentionDaysFromEnv = (env: NodeJS.ProcessEnv): number => integer(
 /** A token's name is `<32 hex>-<n>.` before the zone: 36 bytes that the zone's 253 at most must leave room for. */
 const DNS_ZONE_MAX = 253 - 36;
 
+/** DNS_LEAK_ANSWER's addresses of each family at most: each adds to every answer, which a spoofed query aims at its victim. */
+export const DNS_ANSWER_MAX = 2;
+
 /** DNS_LEAK_ZONE, DNS_PORT and DNS_LEAK_ANSWER, checked. */
 function dnsLeakFromEnv(env: NodeJS.ProcessEnv): Config['dnsLeak'] {
   const zone = env.DNS_LEAK_ZONE?.trim().toLowerCase().replace(/\.$/, '') || undefined;
@@ -86,6 +91,10 @@ function dnsLeakFromEnv(env: NodeJS.ProcessEnv): Config['dnsLeak'] {
   const answer = env.DNS_LEAK_ANSWER ? env.DNS_LEAK_ANSWER.split(',').map((ip) => ip.trim()) : undefined;
   const bad = answer?.find((ip) => normalizeIp(ip) === undefined);
   if (bad !== undefined) throw new ConfigError(`DNS_LEAK_ANSWER: "${bad}" is not an IPv4 or IPv6 address (give addresses, comma-separated)`);
+  for (const [family, v6] of [['IPv4', false], ['IPv6', true]] as const) {
+    const count = answer?.filter((ip) => normalizeIp(ip)!.includes(':') === v6).length ?? 0;
+    if (count > DNS_ANSWER_MAX) throw new ConfigError(`DNS_LEAK_ANSWER: at most ${DNS_ANSWER_MAX} ${family} addresses, not ${count} (each one makes every answer larger: src/server/dns/answer.ts)`);
+  }
   return { zone, port: integer(env, 'DNS_PORT', 53, 0, 65535), answer: answer?.map((ip) => normalizeIp(ip)!) };
 }
 
@@ -170,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     reverseDns: { enabled: reverseDnsSwitch === 'on', servers: dnsServers },
     portCheck: { perMinute: integer(env, 'PORT_CHECK_RATE_LIMIT', 10, 0, 1_000_000), allowPrivate: portCheckPrivate === 'on' },
+    dnsLeakRateLimit: integer(env, 'DNS_LEAK_RATE_LIMIT', 10, 0, 1_000_000),
   };
 }

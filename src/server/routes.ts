@@ -24,7 +24,7 @@ import { createAsnApi, createNetworkRedirects, isNetworkPage, NETWORKS_HUB, netw
 import { loadNetworkIndex, type NetworkIndexHandle } from './networks/load.ts';
 import { dbipCityFiles } from './lookup/sources.ts';
 import { startDnsLeakTest, type DnsLeakTest } from './dns/leak-test.ts';
-import { createDnsLeakApi } from './handlers/dns-leak-api.ts';
+import { createDnsLeakApi, isDnsLeakStart } from './handlers/dns-leak-api.ts';
 import { EngineHolder } from './lookup/engine-holder.ts';
 import { freshnessReport } from './data-update/freshness.ts';
 import path from 'node:path';
@@ -105,7 +105,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
-  const store = config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 ? createRateLimitStore(config) : undefined;
+  const store = config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 || config.dnsLeakRateLimit > 0 ? createRateLimitStore(config) : undefined;
   const dnsLeak = await startDnsLeakTest(config);
   // The page offers the test only while the responder listens: set before anything reads config.client.
   config.client.dnsLeakZone = dnsLeak.zone;
@@ -141,7 +141,8 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
         createCorrectionsApi(engine, analytics),
         createAnalyticsApi(analytics, config.analytics.token),
         createAsnApi(networks, lists),
-        createDnsLeakApi(dnsLeak, engine),
+        // Starts have a limit of their own too, in keys of their own: each holds a token 2 minutes.
+        withRateLimit({ perMinute: config.dnsLeakRateLimit, guards: isDnsLeakStart, store, scope: 'dns-leak ' }, [createDnsLeakApi(dnsLeak, engine)]),
         createDataSourcesApi(path.dirname(config.lists.tor)),
         // Last: it answers every other /api/ path with its 404.
         createApi(engine, config.client, record, reverseDns),

@@ -1,6 +1,6 @@
 import * as dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
-import { answerQuery, type DnsZone } from './answer.ts';
+import { answerQuery, UDP_AMPLIFICATION, type DnsZone } from './answer.ts';
 
 const ZONE: DnsZone = { labels: ['dns', 'example', 'com'], ipv4: [Buffer.from([192, 0, 2, 1])], ipv6: [Buffer.from('20010db8000000000000000000000001', 'hex')] };
 const TOKEN = '0123456789abcdef0123456789abcdef';
@@ -132,28 +132,55 @@ describe('answerQuery: malformed and unusual queries', () => {
 describe('answerQuery: size', () => {
   const many: DnsZone = { ...ZONE, ipv4: Array.from({ length: 40 }, (_, i) => Buffer.from([192, 0, 2, i])) };
   const name = `${TOKEN}-1.dns.example.com`;
+  /** An EDNS option of `bytes` bytes that means nothing: a query as large as a third of the 40 addresses' answer. */
+  const padded = (udpPayloadSize: number, bytes: number) => edns(udpPayloadSize, { options: [{ code: 65001, data: Buffer.alloc(bytes) }] });
 
   it.each<[string, Partial<dnsPacket.Packet>, 'udp' | 'tcp', boolean]>([
     ['over 512 bytes without EDNS: truncated over UDP', {}, 'udp', true],
-    ['within the 1232 bytes EDNS allows: whole', edns(4096), 'udp', false],
-    ['an EDNS size under 512 counts as 512: truncated', edns(100), 'udp', true],
+    ['within the 1232 bytes EDNS allows and 3 times the query: whole', padded(4096, 170), 'udp', false],
+    ['within the 1232 bytes EDNS allows but over 3 times the query: truncated', padded(4096, 150), 'udp', true],
+    ['an EDNS size under 512 counts as 512: truncated', padded(100, 170), 'udp', true],
     ['over TCP: whole, whatever the size', {}, 'tcp', false],
   ])('%s', (_, more, transport, truncated) => {
-    const reply = decode(answerQuery(query(name, 'A', more), many, transport).answer);
+    const q = query(name, 'A', more);
+    const answer = answerQuery(q, many, transport).answer!;
+    const reply = decode(answer);
     expect(reply.flag_tc).toBe(truncated);
     expect(reply.answers!.length).toBe(truncated ? 0 : 40);
     expect(reply.questions![0]!.name).toBe(name);
+    if (truncated) expect(answer.length).toBeLessThanOrEqual(q.length);
   });
 
-  it('sends at most 50 bytes more than the query, 2.52 times its size at worst (the apex SOA, 33 bytes in, 83 out)', () => {
-    // The smallest queries for each answer against the zone's one IPv4 and one IPv6 address.
-    const cases = [
-      query(`${TOKEN}-1.dns.example.com`), query(`${TOKEN}-1.dns.example.com`, 'AAAA'), query('ns.dns.example.com'),
-      query('dns.example.com', 'SOA'), query('dns.example.com', 'NS'), query('a.dns.example.com'), query('dns.example.com'),
-      query('a', 'A'), query('dns.example.com', 'ANY'),
-    ];
-    const sizes = cases.map((q) => [q.length, answerQuery(q, ZONE, 'udp').answer!.length] as const);
+  /** The smallest query for each kind of answer, without and with the smallest OPT record. */
+  const smallest = (zone: string) => [`${TOKEN}-1.${zone}`, `ns.${zone}`, zone, `a.${zone}`].flatMap((n) =>
+    ['A', 'AAAA', 'SOA', 'NS', 'TXT', 'ANY'].flatMap((type) => [query(n, type), query(n, type, edns(1232))]));
+  const two = (zone: string): DnsZone => ({
+    labels: zone.split('.'),
+    ipv4: [Buffer.from([192, 0, 2, 1]), Buffer.from([192, 0, 2, 2])],
+    ipv6: ['20010db8000000000000000000000001', '20010db8000000000000000000000002'].map((h) => Buffer.from(h, 'hex')),
+  });
+  const ratio = (q: Buffer, zone: DnsZone, transport: 'udp' | 'tcp') => answerQuery(q, zone, transport).answer!.length / q.length;
+
+  it.each<[string, string, string]>([
+    // 16 + 3 bytes in for the apex's SOA: 69 out over TCP, 3.63 times.
+    ['a one-letter zone', 'a', '3.63'],
+    ['a two-label one', 'x.io', '3.27'],
+    ['x.ab.io: the shortest zone that meets no truncation', 'x.ab.io', '3.00'],
+    // ns.<zone>'s two AAAA records: 36 bytes in, 92 out (the SOA: 33 in, 83 out, 2.52 times).
+    ['dns.example.com', 'dns.example.com', '2.56'],
+  ])('sends over UDP at most 3 times the query, with 2 addresses of each family: %s (%s; over TCP %s times at worst)', (_, zone, overTcp) => {
+    const z = two(zone);
+    const queries = smallest(zone);
+    expect(Math.max(...queries.map((q) => ratio(q, z, 'udp')))).toBeLessThanOrEqual(UDP_AMPLIFICATION);
+    expect(Math.max(...queries.map((q) => ratio(q, z, 'tcp'))).toFixed(2)).toBe(overTcp);
+    // The worst queries, the apex's SOA and ns.<zone>'s AAAA without EDNS: whole where 3 times allows it.
+    for (const worst of [query(zone, 'SOA'), query(`ns.${zone}`, 'AAAA')]) {
+      expect(decode(answerQuery(worst, z, 'udp').answer).flag_tc).toBe(ratio(worst, z, 'tcp') > UDP_AMPLIFICATION);
+    }
+  });
+
+  it('sends at most 50 bytes more than the query with one address of each family', () => {
+    const sizes = smallest('dns.example.com').map((q) => [q.length, answerQuery(q, ZONE, 'udp').answer!.length] as const);
     expect(Math.max(...sizes.map(([q, a]) => a - q))).toBe(50);
-    expect(Math.max(...sizes.map(([q, a]) => a / q)).toFixed(2)).toBe('2.52');
   });
 });

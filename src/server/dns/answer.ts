@@ -3,9 +3,21 @@
  * zone (DNS_LEAK_ZONE) and nothing else. The query is checked with `dns-packet` (names,
  * pointers, EDNS); the answer is written here, because it must echo the question byte for
  * byte (the 0x20 case a resolver randomised comes back as it was sent) and name it by a
- * compression pointer, which keeps every answer within 50 bytes of its query with one
- * answer address (16 more per further IPv4 address, 28 per IPv6): 2.52 times its size at
- * worst, the apex's SOA for a 15-byte zone (src/server/dns/answer.test.ts).
+ * compression pointer.
+ *
+ * Size: an answer adds to its query at most the SOA (50 bytes, for the apex's SOA and every
+ * negative answer) or its addresses (16 bytes per IPv4, 28 per IPv6; DNS_LEAK_ANSWER gives
+ * at most two of each, config.ts), and an OPT record only to a query that had one. The
+ * smallest query for the largest answer is the apex's SOA without EDNS: 16 + L bytes for a
+ * zone of L bytes on the wire, answered with 66 + L (with two IPv6 addresses, ns.<zone>'s
+ * AAAA is 19 + L bytes in, 75 + L out). That is 2.52 times for dns.example.com (33 in, 83
+ * out; 2.56 with two IPv6 addresses, 36 in, 92 out) but 3.63 for a one-letter zone (19 in,
+ * 69 out), and more with more addresses. So over
+ * UDP no answer is sent larger than UDP_AMPLIFICATION (3) times its query: one that would be
+ * goes as header, question and OPT with the TC bit (never larger than the query), and the
+ * resolver asks again over TCP, whose answers are whole (src/server/dns/answer.test.ts
+ * builds the worst queries). A zone name of 7 characters or more (x.ab.io: 9 bytes on the
+ * wire) never meets it, with two addresses of each family.
  *
  * - `<token>-<n>.<zone>` (32 hex digits, n from 1 to 36) and `ns.<zone>`: A and AAAA give
  *   the answer addresses (DNS_LEAK_ANSWER), other types no data; a token's name is noted.
@@ -16,8 +28,9 @@
  * - Not one question, records where a query has none, a pointer in the question, a name
  *   dns-packet cannot read: FORMERR, header only. Under 12 bytes, or a response: nothing.
  * - EDNS: an OPT record in the query gets one back (version 0 only: BADVERS otherwise, the
- *   DO bit copied); an answer over the UDP size it allows (512 without EDNS) is sent as
- *   header and question with the TC bit, and the resolver asks again over TCP.
+ *   DO bit copied); an answer over the UDP size it allows (512 without EDNS), or over
+ *   UDP_AMPLIFICATION times its query, is sent as header and question with the TC bit, and
+ *   the resolver asks again over TCP.
  */
 import * as dnsPacket from 'dns-packet';
 
@@ -37,6 +50,11 @@ const TTL = 60;
 const EDNS_SIZE = 1232;
 /** Without EDNS, the classic limit. */
 const CLASSIC_SIZE = 512;
+/**
+ * How many times its query's size an answer over UDP may be at most; past it, the answer is
+ * truncated (TC). A spoofed query then buys its victim at most three times its own bytes.
+ */
+export const UDP_AMPLIFICATION = 3;
 /** The largest name on the wire, in bytes, its length octets included. */
 const MAX_NAME = 255;
 
@@ -252,7 +270,8 @@ export function answerQuery(packet: Buffer, zone: DnsZone, transport: 'udp' | 't
   } catch {
     return { answer: headerOnly(packet, RCODE.FORMERR) };
   }
-  const limit = transport === 'tcp' ? 0xffff : edns ? Math.min(Math.max(edns.udpSize, CLASSIC_SIZE), EDNS_SIZE) : CLASSIC_SIZE;
+  const udpSize = edns ? Math.min(Math.max(edns.udpSize, CLASSIC_SIZE), EDNS_SIZE) : CLASSIC_SIZE;
+  const limit = transport === 'tcp' ? 0xffff : Math.min(udpSize, UDP_AMPLIFICATION * packet.length);
   if (edns && edns.version !== 0) return { answer: reply(packet, question, edns, limit, 0, RCODE.NOERROR, NONE) }; // BADVERS, in the OPT record
   const place = question.klass === CLASS_IN ? placeOf(question.labels, zone) : undefined;
   if (!place) return { answer: reply(packet, question, edns, limit, 0, RCODE.REFUSED, NONE) };

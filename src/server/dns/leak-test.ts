@@ -20,6 +20,8 @@ export interface DnsLeakConfig {
   dnsLeak: { zone: string | undefined; port: number; answer: string[] | undefined };
   redisUrl: string | undefined;
   redisPrefix: string;
+  /** What Redis's keys of clients are hashed with (notes-shared.ts). */
+  rateLimitSecret: string | undefined;
 }
 
 /** The test as the routes see it. */
@@ -69,7 +71,7 @@ export function dnsZone(zone: string, addresses: readonly string[]): DnsZone {
 
 /** Where notes go: Redis when configured, else the cluster primary in a worker, else this process. */
 function noteStore(config: DnsLeakConfig): NoteStore {
-  if (config.redisUrl) return new RedisNotes(config.redisUrl, config.redisPrefix);
+  if (config.redisUrl) return new RedisNotes(config.redisUrl, config.redisPrefix, undefined, undefined, config.rateLimitSecret);
   return cluster.isWorker ? new ClusterNotes() : new MemoryNotes();
 }
 

@@ -5,13 +5,18 @@
  * channel); with REDIS_URL, Redis keeps them for every process on every machine: one hash
  * per token that expires TOKEN_TTL_MS after its issue, at most MAX_RESOLVERS resolvers in
  * it, at most MAX_TOKENS tokens (a sorted set by expiry names them, the oldest dropped
- * first). Redis then holds the resolvers' addresses for those two minutes (/trust says so).
+ * first), at most MAX_TOKENS_PER_CLIENT per client (a sorted set per client, named by a
+ * keyed hash of its key as the rate limit's are: rate-limit/shared-stores.ts; the client's
+ * own oldest dropped first). Redis then holds the resolvers' addresses for those two
+ * minutes (/trust says so), and no visitor's.
  * A store that does not answer makes the test say so (503), never the process fail.
  */
 import cluster from 'node:cluster';
+import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { hashKey } from '../rate-limit/shared-stores.ts';
 import { oneLine } from '../utils/log.ts';
-import { MAX_RESOLVERS, MAX_TOKENS, MemoryNotes, TOKEN_TTL_MS, type NoteStore, type SeenResolver, type TokenNotes } from './notes.ts';
+import { MAX_RESOLVERS, MAX_TOKENS, MAX_TOKENS_PER_CLIENT, MemoryNotes, TOKEN_TTL_MS, type NoteStore, type SeenResolver, type TokenNotes } from './notes.ts';
 import type { ResolverNote } from './server.ts';
 
 /** The IPC channel's name, apart from rate-limiter-flexible's. */
@@ -19,7 +24,7 @@ const CHANNEL = 'whatismyip:dns-leak';
 /** How long a worker waits for the primary, or a request for Redis. */
 const TIMEOUT_MS = 500;
 
-interface Ask { channel: typeof CHANNEL; id?: number; op: 'issue' | 'note' | 'read'; token?: string; names?: number; note?: ResolverNote }
+interface Ask { channel: typeof CHANNEL; id?: number; op: 'issue' | 'note' | 'read'; token?: string; names?: number; client?: string; note?: ResolverNote }
 interface Reply { channel: typeof CHANNEL; id: number; result?: TokenNotes | null; error?: string }
 
 /** In a worker: the primary keeps the notes. */
@@ -52,8 +57,8 @@ export class ClusterNotes implements NoteStore {
     });
   }
 
-  issue(token: string, names: number): Promise<void> {
-    return this.#ask({ op: 'issue', token, names }).then(() => undefined);
+  issue(token: string, names: number, client?: string): Promise<void> {
+    return this.#ask({ op: 'issue', token, names, client }).then(() => undefined);
   }
 
   note(note: ResolverNote): void {
@@ -82,26 +87,45 @@ export function serveClusterNotes(): MemoryNotes {
     if (message.op === 'note' && message.note) return store.note(message.note);
     if (message.id === undefined || typeof message.token !== 'string') return;
     const reply = (result: TokenNotes | null): void => void worker.send({ channel: CHANNEL, id: message.id!, result } satisfies Reply);
-    if (message.op === 'issue') void store.issue(message.token, Number(message.names)).then(() => reply(null));
+    if (message.op === 'issue') void store.issue(message.token, Number(message.names), typeof message.client === 'string' ? message.client : undefined).then(() => reply(null));
     else reply(store.readNow(message.token) ?? null);
   });
   return store;
 }
 
 /**
- * Issues a token: drops the expired and, past MAX_TOKENS, the oldest names from the set of
- * tokens (with their hashes), then opens the token's hash with its expiry.
- * KEYS: the set, the token's hash. ARGV: now, expiry (ms), names, MAX_TOKENS, hash prefix, token.
+ * Issues a token: drops the expired from the set of tokens and from the client's; past the
+ * client's budget its own oldest, past MAX_TOKENS the oldest of all (each with its hash, and
+ * its place in its client's set, named in the hash's `c`); then opens the token's hash with
+ * its expiry. Tokens that expire in the same millisecond go in their order as strings.
+ * KEYS: the set, the token's hash, the client's set. ARGV: now, expiry (ms), names,
+ * MAX_TOKENS, hash prefix, token, the client's hashed key ('' without a budget), its budget.
  */
 const ISSUE = `
+local prefix = ARGV[5]
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if ARGV[7] ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[1])
+  while redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) do
+    local own = redis.call('ZPOPMIN', KEYS[3])[1]
+    redis.call('ZREM', KEYS[1], own)
+    redis.call('DEL', prefix .. own)
+  end
+end
 while redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) do
-  local oldest = redis.call('ZPOPMIN', KEYS[1])
-  redis.call('DEL', ARGV[5] .. oldest[1])
+  local oldest = redis.call('ZPOPMIN', KEYS[1])[1]
+  local owner = redis.call('HGET', prefix .. oldest, 'c')
+  if owner then redis.call('ZREM', prefix .. 'c:' .. owner, oldest) end
+  redis.call('DEL', prefix .. oldest)
 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[6])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], 'names', ARGV[3])
+if ARGV[7] ~= '' then
+  redis.call('HSET', KEYS[2], 'c', ARGV[7])
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[6])
+  redis.call('PEXPIREAT', KEYS[3], ARGV[2])
+end
 redis.call('PEXPIREAT', KEYS[2], ARGV[2])
 return 1
 `;
@@ -158,11 +182,19 @@ export class RedisNotes implements NoteStore {
   readonly #prefix: string;
   readonly #host: string;
   readonly #maxTokens: number;
+  readonly #perClient: number;
+  readonly #secret: KeyObject;
   #failing: string | undefined;
 
-  /** `maxTokens`: MAX_TOKENS unless a test asks for fewer. */
-  constructor(url: string, keyPrefix: string, maxTokens = MAX_TOKENS) {
+  /**
+   * `maxTokens`, `perClient`: MAX_TOKENS and MAX_TOKENS_PER_CLIENT unless a test asks for
+   * fewer; `secret`: what client keys are hashed with (RATE_LIMIT_SECRET: the same on every
+   * machine that is to share budgets; unset, one drawn for this process).
+   */
+  constructor(url: string, keyPrefix: string, maxTokens = MAX_TOKENS, perClient = MAX_TOKENS_PER_CLIENT, secret?: string) {
     this.#maxTokens = maxTokens;
+    this.#perClient = perClient;
+    this.#secret = createSecretKey(secret ? Buffer.from(secret, 'utf8') : randomBytes(32));
     // As the rate limit's client: no offline queue, a command timeout, errors told once.
     this.#client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: TIMEOUT_MS });
     this.#client.on('error', () => {});
@@ -199,10 +231,11 @@ export class RedisNotes implements NoteStore {
     });
   }
 
-  async issue(token: string, names: number): Promise<void> {
+  async issue(token: string, names: number, client?: string): Promise<void> {
     await this.#connected();
     const now = Date.now();
-    await this.#client.eval(ISSUE, 2, `${this.#prefix}tokens`, this.#prefix + token, now, now + TOKEN_TTL_MS, names, this.#maxTokens, this.#prefix, token)
+    const owner = client === undefined ? '' : hashKey(this.#secret, client);
+    await this.#client.eval(ISSUE, 3, `${this.#prefix}tokens`, this.#prefix + token, `${this.#prefix}c:${owner}`, now, now + TOKEN_TTL_MS, names, this.#maxTokens, this.#prefix, token, owner, this.#perClient)
       .then((v) => this.#answered(v), (error: unknown) => this.#failed(error));
   }
 

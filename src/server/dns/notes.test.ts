@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testRedis, uniquePrefix } from '../../../tests/support/redis.ts';
-import { MAX_RESOLVERS, MemoryNotes, TOKEN_TTL_MS, type NoteStore } from './notes.ts';
+import { MAX_RESOLVERS, MAX_TOKENS_PER_CLIENT, MemoryNotes, TOKEN_TTL_MS, type NoteStore } from './notes.ts';
 import { notesFromHash, RedisNotes } from './notes-shared.ts';
 import type { ResolverNote } from './server.ts';
 
@@ -12,14 +12,18 @@ const note = (more: Partial<ResolverNote> = {}): ResolverNote =>
 const redis = testRedis();
 
 /** Each store the notes can be kept in, made fresh for one test, with few tokens to make the bound cheap to reach. */
-const STORES: Array<[string, (maxTokens: number) => NoteStore, boolean]> = [
-  ['memory', (maxTokens) => new MemoryNotes(Date.now, maxTokens), true],
-  ['Redis', (maxTokens) => new RedisNotes(redis.get(), uniquePrefix('dns-notes'), maxTokens), !redis.skip],
+const STORES: Array<[string, (maxTokens: number, perClient: number) => NoteStore, boolean]> = [
+  ['memory', (maxTokens, perClient) => new MemoryNotes(Date.now, maxTokens, perClient), true],
+  ['Redis', (maxTokens, perClient) => new RedisNotes(redis.get(), uniquePrefix('dns-notes'), maxTokens, perClient, 'a secret of the tests'), !redis.skip],
 ];
 
 describe.each(STORES)('notes in %s', (_, make, available) => {
   const opened: NoteStore[] = [];
-  const store = (maxTokens = 5) => { const s = make(maxTokens); opened.push(s); return s; };
+  const store = (maxTokens = 5, perClient = MAX_TOKENS_PER_CLIENT) => { const s = make(maxTokens, perClient); opened.push(s); return s; };
+  /** Which of `tokens` the store still holds. */
+  const held = (s: NoteStore, tokens: string[]) => Promise.all(tokens.map((t) => s.read(t).then(Boolean)));
+  /** Tokens in the order they are issued, also as strings (Redis orders those of one millisecond so). */
+  const tokensOf = (n: number, from = 1) => Array.from({ length: n }, (_, i) => String(from + i).padStart(2, '0').repeat(16));
   afterAll(() => Promise.all(opened.map((s) => s.close())));
 
   it.runIf(available)('merges the queries of one resolver: transports, Client Subnet, DO bit, count, first time', async () => {
@@ -59,6 +63,26 @@ describe.each(STORES)('notes in %s', (_, make, available) => {
     expect(read.resolvers[0]!.queries).toBe(2);
   });
 
+  it.runIf(available)('keeps a client\'s budget: past it, the client\'s own oldest token goes, never another client\'s', async () => {
+    const s = store(10, 2);
+    const [victim, a1, a2, a3, n1, n2, n3] = tokensOf(7);
+    await s.issue(victim!, 6, '198.51.100.7');
+    for (const t of [a1, a2, a3]) await s.issue(t!, 6, '203.0.113.9');
+    // Without a budget (a client the rate limit exempts): only the store's bound.
+    for (const t of [n1, n2, n3]) await s.issue(t!, 6);
+    expect(await held(s, [victim!, a1!, a2!, a3!, n1!, n2!, n3!])).toEqual([true, false, true, true, true, true, true]);
+  });
+
+  it.runIf(available)('counts in a client\'s budget its live tokens only: one the store\'s bound forgot frees its place', async () => {
+    const s = store(3, 2);
+    const [a1, b1, c1, a2, a3, a4] = tokensOf(6);
+    for (const [t, client] of [[a1, 'a'], [b1, 'b'], [c1, 'c'], [a2, 'a']] as const) await s.issue(t!, 6, client);
+    // Past 3: a1 went, the oldest of all. a then holds a2 only: a3 costs it nothing of its own (b1 goes for the bound), a4 its a2.
+    await s.issue(a3!, 6, 'a');
+    await s.issue(a4!, 6, 'a');
+    expect(await held(s, [a1!, b1!, c1!, a2!, a3!, a4!])).toEqual([false, false, true, false, true, true]);
+  });
+
   it.runIf(available)('holds at most its number of tokens, the oldest forgotten first', async () => {
     const s = store(3);
     const tokens = ['01', '02', '03', '04'].map((t) => t.repeat(16));
@@ -89,7 +113,7 @@ describe('expiry', () => {
     const s = new RedisNotes(redis.get(), prefix);
     const client = new Redis(redis.get());
     try {
-      await s.issue(TOKEN, 6);
+      await s.issue(TOKEN, 6, '198.51.100.7');
       s.note(note());
       await s.read(TOKEN); // after the note: one connection answers in order
       const ttl = await client.pttl(`${prefix}:dns-leak:${TOKEN}`);
@@ -97,6 +121,13 @@ describe('expiry', () => {
       expect(ttl).toBeLessThanOrEqual(TOKEN_TTL_MS);
       // What Redis holds for it: the resolver's address, for those 2 minutes only (/trust says so).
       expect(Object.keys(await client.hgetall(`${prefix}:dns-leak:${TOKEN}`))).toContain('f|192.0.2.53');
+      // The client's budget: a set of its own, as long-lived, named by a keyed hash, not the client's address.
+      const keys = await client.keys(`${prefix}:*`);
+      const budget = keys.find((k) => k.startsWith(`${prefix}:dns-leak:c:`))!;
+      expect(await client.pttl(budget)).toBeLessThanOrEqual(TOKEN_TTL_MS);
+      expect(await client.pttl(budget)).toBeGreaterThan(TOKEN_TTL_MS - 5_000);
+      const everything = JSON.stringify([keys, await client.hgetall(`${prefix}:dns-leak:${TOKEN}`), await client.zrange(budget, 0, -1)]);
+      expect(everything).not.toContain('198.51.100.7');
     } finally {
       client.disconnect();
       await s.close();

@@ -4,16 +4,21 @@
  * how often and from when. In memory only (here; or in the cluster primary's or Redis,
  * notes-shared.ts), for TOKEN_TTL_MS from the token's issue, and bounded: MAX_TOKENS tokens
  * (the oldest forgotten first) and MAX_RESOLVERS resolvers per token (later ones ignored).
+ * Each client (an IPv4 address or an IPv6 /64) holds at most MAX_TOKENS_PER_CLIENT live
+ * tokens: one past it forgets its own oldest, never another's, so that filling the store
+ * takes MAX_TOKENS / MAX_TOKENS_PER_CLIENT clients (2,000), not a few dozen scripts. Clients
+ * the rate limit exempts (private and loopback: our own proxies) have no such budget.
  * A note for a token not issued, or expired, is dropped: spoofed queries fill nothing.
  * Never written to disk, never given to analytics.
  */
-import { OldestFirst } from '../utils/bounded-map.ts';
 import type { ResolverNote } from './server.ts';
 
 /** How long a token and its notes live, from its issue. */
 export const TOKEN_TTL_MS = 120_000;
 /** Tokens held at most per store. */
 export const MAX_TOKENS = 20_000;
+/** Live tokens at most per client; a visitor starts a test or two in its 2 minutes. */
+export const MAX_TOKENS_PER_CLIENT = 10;
 /** Resolvers noted at most per token; a visitor's test sees a handful. */
 export const MAX_RESOLVERS = 32;
 
@@ -41,8 +46,12 @@ export interface TokenNotes {
 
 /** Where notes are kept: this process, the cluster primary or Redis. */
 export interface NoteStore {
-  /** Opens a token for `names` names; it expires TOKEN_TTL_MS later. Rejects when the store cannot take it. */
-  issue(token: string, names: number): Promise<void>;
+  /**
+   * Opens a token for `names` names, issued to `client` (its key: an IPv4 address or an IPv6
+   * /64; undefined for a client without a budget); it expires TOKEN_TTL_MS later. Rejects
+   * when the store cannot take it.
+   */
+  issue(token: string, names: number, client?: string): Promise<void>;
   /** Notes one query (fire and forget: a store that fails loses the note). */
   note(note: ResolverNote): void;
   /** The token's notes, or undefined when it was never issued or has expired. */
@@ -57,6 +66,8 @@ interface Entry {
   names: number;
   seen: Set<number>;
   resolvers: Map<string, SeenResolver>;
+  /** Whose budget it counts in. */
+  client: string | undefined;
 }
 
 /** Adds a note to a token's entry, within the bounds; the one merge every store uses. */
@@ -76,16 +87,31 @@ export function mergeNote(entry: { seen: Set<number>; resolvers: Map<string, See
 
 /** Notes in this process's memory; forgotten on time by a sweep each second. */
 export class MemoryNotes implements NoteStore {
-  readonly #entries = new OldestFirst<string, Entry>();
+  readonly #entries = new Map<string, Entry>();
+  /** Per client, its tokens, oldest first (at most perClient). */
+  readonly #byClient = new Map<string, string[]>();
   readonly #now: () => number;
   readonly #maxTokens: number;
+  readonly #perClient: number;
   readonly #sweep: NodeJS.Timeout;
 
-  /** `now`: the clock in ms (tests move it); `maxTokens`: MAX_TOKENS unless a test asks for fewer. */
-  constructor(now: () => number = Date.now, maxTokens = MAX_TOKENS) {
+  /** `now`: the clock in ms (tests move it); `maxTokens`, `perClient`: MAX_TOKENS and MAX_TOKENS_PER_CLIENT unless a test asks for fewer. */
+  constructor(now: () => number = Date.now, maxTokens = MAX_TOKENS, perClient = MAX_TOKENS_PER_CLIENT) {
     this.#now = now;
     this.#maxTokens = maxTokens;
+    this.#perClient = perClient;
     this.#sweep = setInterval(() => this.sweep(), 1000).unref();
+  }
+
+  /** Deletes a token, and its place in its client's budget. */
+  #forget(token: string): void {
+    const entry = this.#entries.get(token);
+    if (!entry) return;
+    this.#entries.delete(token);
+    if (entry.client === undefined) return;
+    const own = this.#byClient.get(entry.client)!;
+    own.splice(own.indexOf(token), 1);
+    if (own.length === 0) this.#byClient.delete(entry.client);
   }
 
   /** Deletes the expired tokens. Every token lives as long, so the oldest issued expire first. */
@@ -93,14 +119,24 @@ export class MemoryNotes implements NoteStore {
     const now = this.#now();
     for (const [token, entry] of this.#entries) {
       if (entry.expires > now) break;
-      this.#entries.delete(token);
+      this.#forget(token);
     }
   }
 
-  issue(token: string, names: number): Promise<void> {
+  issue(token: string, names: number, client?: string): Promise<void> {
     this.sweep();
-    this.#entries.set(token, { expires: this.#now() + TOKEN_TTL_MS, names, seen: new Set(), resolvers: new Map() });
-    if (this.#entries.size > this.#maxTokens) this.#entries.dropOldest();
+    if (client !== undefined) {
+      const own = this.#byClient.get(client);
+      while (own && own.length >= this.#perClient) this.#forget(own[0]!);
+    }
+    this.#entries.set(token, { expires: this.#now() + TOKEN_TTL_MS, names, seen: new Set(), resolvers: new Map(), client });
+    if (client !== undefined) {
+      const own = this.#byClient.get(client);
+      if (own) own.push(token);
+      else this.#byClient.set(client, [token]);
+    }
+    // Past the bound, the oldest token of all: only as many clients as fill their budgets reach it.
+    if (this.#entries.size > this.#maxTokens) this.#forget(this.#entries.keys().next().value!);
     return Promise.resolve();
   }
 
@@ -137,6 +173,7 @@ export class MemoryNotes implements NoteStore {
   close(): Promise<void> {
     clearInterval(this.#sweep);
     this.#entries.clear();
+    this.#byClient.clear();
     return Promise.resolve();
   }
 }

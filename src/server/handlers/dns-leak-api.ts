@@ -6,19 +6,25 @@
  * up like any address, and a verdict comparing them with the caller's own network
  * (src/lib/dns-leak-verdict.ts; its words and the named public resolvers in
  * content/site/dns-leak-verdicts.json). Per visitor and short-lived: never cached, never
- * recorded. 503 while the test is off or its notes' store does not answer.
+ * recorded. 503 while the test is off or its notes' store does not answer. Each client has a
+ * budget of live tokens (dns/notes.ts) and starts at most DNS_LEAK_RATE_LIMIT tests a minute
+ * (wired in routes.ts, apart from the API's limit).
  */
 import { randomBytes } from 'node:crypto';
 import verdictsFile from '../../../content/site/dns-leak-verdicts.json' with { type: 'json' };
 import { dnsLeakVerdict, verdictText, type VerdictResolver } from '../../lib/dns-leak-verdict.ts';
+import { reservedKind } from '../../lib/ip-address.ts';
 import { UNKNOWN, type IpInfo } from '../../lib/record.ts';
 import { dnsLeakVerdictsSchema } from '../../schemas/dns-leak-verdicts.ts';
 import { MAX_NAMES, TOKEN } from '../dns/answer.ts';
 import { TOKEN_TTL_MS, type NoteStore, type SeenResolver } from '../dns/notes.ts';
 import { json, jsonError, methodNotAllowed, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine } from '../lookup/engine.ts';
+import { sourceKey } from '../udp/source-budget.ts';
 
 const PATH = '/api/dns-leak';
+/** Whether a request starts a test (its own rate limit counts it: routes.ts). */
+export const isDnsLeakStart = (req: AppRequest): boolean => req.method === 'POST' && req.path === PATH;
 /** Names of the standard test and of the extended one. */
 export const NAMES_STANDARD = 6;
 export const NAMES_EXTENDED = MAX_NAMES;
@@ -56,6 +62,14 @@ function resolverJson(seen: SeenResolver, data: IpInfo) {
   };
 }
 
+/**
+ * Whose budget of live tokens a start counts in (dns/notes.ts): the client as the rate limit
+ * counts one, an IPv4 address or an IPv6 /64; none for the clients it exempts (private and
+ * loopback: behind a proxy not trusted for the client's address, every visitor is one).
+ */
+const budgetKey = (req: AppRequest): string | undefined =>
+  req.clientAddress && !reservedKind(req.clientAddress) ? sourceKey(req.clientIp) : undefined;
+
 const unavailable = (): AppResponse => jsonError(503, 'dns_leak_unavailable', 'The DNS leak test cannot keep its notes right now; please try again in a minute.');
 
 /** Creates the handler. */
@@ -68,7 +82,7 @@ export function createDnsLeakApi(test: DnsLeakSource, engine: Engine): Handler {
     const count = extended === '1' || extended === 'true' ? NAMES_EXTENDED : NAMES_STANDARD;
     const token = randomBytes(16).toString('hex');
     try {
-      await notes.issue(token, count);
+      await notes.issue(token, count, budgetKey(req));
     } catch {
       return unavailable();
     }

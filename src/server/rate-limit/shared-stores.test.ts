@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const CONFIG = { redisUrl: undefined, redisPrefix: 'p', rateLimitSecret: undefined, rateLimit: 10, pageRateLimit: 10 };
+const CONFIG = { redisUrl: undefined, redisPrefix: 'p', rateLimitSecret: undefined, rateLimit: 10, pageRateLimit: 10, portCheck: { perMinute: 10 }, dnsLeakRateLimit: 10 };
+const OFF = { ...CONFIG, rateLimit: 0, pageRateLimit: 0, portCheck: { perMinute: 0 }, dnsLeakRateLimit: 0 };
 
 afterEach(() => { vi.doUnmock('rate-limiter-flexible'); vi.resetModules(); });
 
@@ -18,6 +19,21 @@ describe('serveClusterLimits', () => {
     serveClusterLimits(CONFIG);
     const limiters = (new RateLimiterClusterMaster() as unknown as { _rateLimiters: Record<string, { consume: unknown }> })._rateLimiters;
     expect(Object.values(limiters).map((l) => typeof l.consume)).toEqual(['function']);
+  });
+
+  it.each<[string, Partial<typeof CONFIG>, number]>([
+    ['every limit off: nothing to serve', {}, 0],
+    ['only the port check\'s limit on', { portCheck: { perMinute: 10 } }, 1],
+    ['only the DNS leak starts\' limit on', { dnsLeakRateLimit: 10 }, 1],
+  ])('serves the workers\' limits when any is on: %s', async (_, on, registered) => {
+    vi.resetModules();
+    const { serveClusterLimits } = await import('./shared-stores.ts');
+    const { RateLimiterClusterMaster } = await import('rate-limiter-flexible');
+    // The library's primary is one per process: forget what an earlier case registered.
+    const limiters = (new RateLimiterClusterMaster() as unknown as { _rateLimiters: Record<string, unknown> })._rateLimiters;
+    for (const name of Object.keys(limiters)) delete limiters[name];
+    serveClusterLimits({ ...OFF, ...on });
+    expect(Object.keys(limiters)).toHaveLength(registered);
   });
 
   it('refuses to start, naming the field, when the library keeps its limiters elsewhere', async () => {

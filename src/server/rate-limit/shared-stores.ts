@@ -79,7 +79,7 @@ function clusterStore(): RateLimitStore {
  * it to anyone who hashed them all; without the secret this one names nothing, while every
  * instance that has it finds the same key for the same client.
  */
-function hashKey(secret: KeyObject, key: string): string {
+export function hashKey(secret: KeyObject, key: string): string {
   return createHmac('sha256', secret).update(key).digest().toString('base64url', 0, HASH_BYTES);
 }
 
@@ -128,8 +128,9 @@ export function createRateLimitStore(config: StoreConfig): RateLimitStore {
  * handed to the workers through the environment they are forked with, so that one
  * machine's workers at least share their counts.
  */
-export function serveClusterLimits(config: StoreConfig & { rateLimit: number; pageRateLimit: number }): void {
-  if (config.rateLimit === 0 && config.pageRateLimit === 0) return;
+export function serveClusterLimits(config: StoreConfig & { rateLimit: number; pageRateLimit: number; portCheck: { perMinute: number }; dnsLeakRateLimit: number }): void {
+  // Any limit on: the workers' stores ask the primary (routes.ts makes one store for them all).
+  if ([config.rateLimit, config.pageRateLimit, config.portCheck.perMinute, config.dnsLeakRateLimit].every((n) => n === 0)) return;
   if (config.redisUrl) {
     process.env.RATE_LIMIT_SECRET ||= drawnSecret();
     return;
