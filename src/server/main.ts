@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { joinClusterHealth, serveClusterHealth } from './http/cluster-health.ts';
 import { serveClusterLimits } from './rate-limit/shared-stores.ts';
 import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
@@ -64,6 +65,7 @@ async function startWorker(config: Config): Promise<void> {
   stun = config.stunPort ? await startStunServer(config.host, config.stunPort) : undefined;
   if (stun) console.log(`STUN responder on udp port ${stun.port}`);
   app.routes.health.note(() => [stun ? stun.describe() : 'stun: off']);
+  joinClusterHealth(app.routes.health);
   // While draining, every answer tells its keep-alive client to go (the socket closes after
   // it). Ahead of the app's listener, which sends most answers before returning.
   server.prependListener('request', (_req, res) => { if (stopping) res.setHeader('connection', 'close'); });
@@ -80,6 +82,7 @@ async function startWorker(config: Config): Promise<void> {
 
 function startPrimary(config: Config): void {
   serveClusterLimits(config);
+  serveClusterHealth();
   // Without Redis, the workers' DNS leak notes meet in the primary (dns/notes-shared.ts).
   if (config.dnsLeak.zone && !config.redisUrl) serveClusterNotes();
   const refresher = startRefresher(config);

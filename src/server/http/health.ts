@@ -58,11 +58,30 @@ export class Health {
     return this;
   }
 
+  /**
+   * In a cluster, every worker's state (cluster-health.ts): listed first, and `degraded`
+   * when any worker is.
+   */
+  cluster(workers: () => { degraded: boolean; lines: string[] }): this {
+    this.workers = workers;
+    return this;
+  }
+
+  private workers: (() => { degraded: boolean; lines: string[] }) | undefined;
+
+  /** This process's own first word and each part's state, as its reports to the cluster carry them. */
+  summary(): { status: 'ok' | 'degraded'; parts: Record<string, string> } {
+    const parts = Object.fromEntries([...this.parts].map(([name, report]) => [name, publicText(report().state)]));
+    return { status: Object.values(parts).every((state) => state === 'ok' || state === 'off') ? 'ok' : 'degraded', parts };
+  }
+
   /** The answer to GET /healthz. */
   reply(accept: string | null): AppResponse {
     const parts = Object.fromEntries([...this.parts].map(([name, report]) => [name, publicReport(report())]));
-    const status = Object.values(parts).every((p) => p.state === 'ok' || p.state === 'off') ? 'ok' : 'degraded';
-    const notes = this.notes.flatMap((lines) => lines()).map(publicText);
+    const cluster = this.workers?.();
+    const own = Object.values(parts).every((p) => p.state === 'ok' || p.state === 'off');
+    const status = own && !cluster?.degraded ? 'ok' : 'degraded';
+    const notes = [...(cluster?.lines ?? []), ...this.notes.flatMap((lines) => lines())].map(publicText);
     if (/^application\/json\b/i.test(accept?.trim() ?? '')) {
       return { status: 200, cors: false, headers: { ...HEADERS, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ status, parts, notes }) + '\n' };
     }
