@@ -502,7 +502,9 @@ describe('a hostile upstream: no single answer changes what every visitor is tol
       now: () => Date.now() + HOUR, log: (l) => logs.push(l),
     }).start();
     try {
-      await until(() => logs.length > 0, 'the refusal logged');
+      // The log line comes first, then the state with the failure's kind.
+      const tor = path.join(sourcesDir(path.join(dataDir, 'lists')), 'tor.json');
+      await until(() => logs.length > 0 && (JSON.parse(readFileSync(tor, 'utf8')) as { failures: number }).failures === 1, 'the refusal logged and kept');
     } finally {
       refresher.stop();
     }
