@@ -15,7 +15,7 @@ import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit/lim
 import { createCitiesApi } from './handlers/cities-api.ts';
 import { createCorrectionsApi, keepSameOrigin } from './handlers/corrections-api.ts';
 import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
-import { createRateLimitStore } from './rate-limit/shared-stores.ts';
+import { anyLimitOn, createRateLimitStore } from './rate-limit/shared-stores.ts';
 import { createAnalyticsApi } from './handlers/analytics-api.ts';
 import { Health } from './http/health.ts';
 import { createAnalytics, type Analytics } from './storage/analytics.ts';
@@ -95,7 +95,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
-  const store = config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 ? createRateLimitStore(config) : undefined;
+  const store = anyLimitOn(config) ? createRateLimitStore(config) : undefined;
   const dnsLeak = await startDnsLeakTest(config);
   // The page offers the test only while the responder listens: set before anything reads config.client.
   config.client.dnsLeakZone = dnsLeak.zone;
