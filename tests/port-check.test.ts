@@ -50,9 +50,20 @@ describe('/port/{n} on loopback', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('answers yes or no to a command-line client', async () => {
-    expect((await get(`/port/${v4.open}`, { headers: { 'user-agent': 'curl/8.5.0' } })).body).toBe('yes\n');
-    expect((await get(`/port/${v4.closed}`, { headers: { 'user-agent': 'curl/8.5.0' } })).body).toBe('no\n');
+  it.each([
+    ['curl', 'json', { 'user-agent': 'curl/8.5.0' }],
+    ['curl asking for JSON', 'json', { 'user-agent': 'curl/8.5.0', accept: 'application/json' }],
+    ['curl sending */*', 'json', { 'user-agent': 'curl/8.5.0', accept: '*/*' }],
+    ['a browser', 'json', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', accept: 'text/html,*/*;q=0.8' }],
+    ['Wget asking for text', 'text', { 'user-agent': 'Wget/1.21', accept: 'text/plain' }],
+    ['anyone asking for text', 'text', { accept: 'text/plain; charset=utf-8' }],
+  ])('answers %s in %s, as ifconfig.co does', async (_who, kind, headers) => {
+    for (const [port, reachable] of [[v4.open, true], [v4.closed, false]] as const) {
+      const { res, body } = await get(`/port/${port}`, { headers });
+      expect(res.status).toBe(200);
+      if (kind === 'text') expect([res.headers.get('content-type'), body]).toEqual(['text/plain; charset=utf-8', reachable ? 'yes\n' : 'no\n']);
+      else expect(JSON.parse(body)).toEqual({ ip: '127.0.0.1', port, reachable });
+    }
   });
 });
 
@@ -72,6 +83,21 @@ describe('/port/{n} refuses', () => {
     const { res, body } = await get(path);
     expect(res.status).toBe(status);
     expect(JSON.parse(body).error.code).toBe(code);
+  });
+
+  it('carries no CORS on any answer: errors, its rate limit\'s 429 and a method refused', async () => {
+    const limited = await createTestApp({ TRUST_PROXY: 'loopback', PORT_CHECK_RATE_LIMIT: '1' });
+    const strict = await createTestApp({});
+    const from = { headers: { 'x-forwarded-for': '84.17.0.10', origin: 'https://elsewhere.example' } };
+    await limited('/port/0', from);
+    const answers = await Promise.all([
+      request('/port/0'), request('/port/80?ip=8.8.8.8'), request('/port/80', { method: 'POST' }), request('/port/80', { method: 'OPTIONS' }),
+      strict('/port/80', { peer: '10.0.0.1' }), limited('/port/0', from),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([400, 400, 405, 405, 403, 429]);
+    for (const res of answers) {
+      expect([...res.headers.keys()].filter((name) => name.startsWith('access-control-')), `${res.status}`).toEqual([]);
+    }
   });
 
   it.each([['1', 200], ['65535', 200]])('takes the edge port %s', async (port, status) => {
@@ -115,7 +141,7 @@ describe('checks in flight', () => {
   it(`holds at most ${MAX_CHECKS_IN_FLIGHT} per client, each IPv6 /64 one client, and frees them as they end`, async () => {
     const pending: Array<() => void> = [];
     const probe = () => new Promise<boolean>((resolve) => pending.push(() => resolve(true)));
-    const check = createPortCheck({ allowPrivate: false, plainText: () => false, probe });
+    const check = createPortCheck({ allowPrivate: false, probe });
     const ask = (ip: string) => check(requestFrom(ip, '/port/80')) as Promise<AppResponse>;
     const first = Array.from({ length: MAX_CHECKS_IN_FLIGHT }, (_, i) => ask(`2a02:2e0::${i + 1}`));
     const refused = await ask('2a02:2e0::ff');

@@ -9,7 +9,7 @@ import type { AppRequest, Handler } from './http/handler.ts';
 import type { Config } from './config.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { createApi } from './handlers/lookup-api.ts';
-import { answersCommandLine, createTextEndpoints, wantsPlainText } from './handlers/command-line-api.ts';
+import { answersCommandLine, createTextEndpoints } from './handlers/command-line-api.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit/limit.ts';
 import { createCitiesApi } from './handlers/cities-api.ts';
@@ -32,7 +32,7 @@ import { createDataSourcesApi } from './handlers/data-sources-api.ts';
 import { createReverseDns, REVERSE_DNS_OFF } from './dns/reverse-dns.ts';
 import { createHostnameEndpoint, isHostnameRequest } from './handlers/hostname-api.ts';
 import { setHostname } from './dns/record-hostname.ts';
-import { createPortCheck, isPortCheck } from './handlers/port-api.ts';
+import { createPortCheck, isPortCheck, withoutCors } from './handlers/port-api.ts';
 
 export interface Routes {
   /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
@@ -139,9 +139,9 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       createLookupRedirect(),
       createNetworkRedirects(),
       // Its own, stricter limit, in keys of its own in the same store: each check is a connect.
-      withRateLimit({ perMinute: config.portCheck.perMinute, guards: isPortCheck, store, scope: 'port ' }, [
-        createPortCheck({ allowPrivate: config.portCheck.allowPrivate, plainText: wantsPlainText }),
-      ]),
+      withoutCors(withRateLimit({ perMinute: config.portCheck.perMinute, guards: isPortCheck, store, scope: 'port ' }, [
+        createPortCheck({ allowPrivate: config.portCheck.allowPrivate }),
+      ])),
     ],
     isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path) || isNetworkPage(path) || path === NETWORKS_HUB,
     pageLimit: createPageLimit({ perMinute: config.pageRateLimit, store }),
