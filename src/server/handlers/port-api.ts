@@ -3,13 +3,14 @@
  * ifconfig.co's: `{ ip, port, reachable }` to every client (curl included, as ifconfig.co
  * answers it), `yes`/`no` only when asked with `Accept: text/plain`. Only
  * ever the caller's address: `?ip=` is refused, so the check cannot be turned on another
- * host; a caller whose address is not public (the server's own network) is refused unless
+ * host; a caller whose address is not public (the server's own network, or one that leads
+ * there: `uncheckableKind`) is refused unless
  * the operator allows it (PORT_CHECK_PRIVATE, for tests). Each client has a few checks in
  * flight at most; its rate limit, stricter than the API's, is wired around it (routes.ts).
  * No answer of it carries CORS, its errors and its limit's 429 included (`withoutCors`):
  * another site's page must not learn which ports its visitors have open, nor probe them.
  */
-import { reservedKind } from '../../lib/ip-address.ts';
+import { nat64Embedded, reservedKind, type ParsedIp, type ReservedKind } from '../../lib/ip-address.ts';
 import { json, jsonError, mapAnswer, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
 import { tcpProbe } from '../net/tcp-probe.ts';
 
@@ -26,6 +27,25 @@ export interface PortCheckOptions {
   allowPrivate: boolean;
   /** The connect; a test may replace it. */
   probe?: (ip: string, port: number) => Promise<boolean>;
+}
+
+/**
+ * Why the check will not connect to `ip`, or undefined for an address it may: the
+ * special-purpose ranges of the IANA registries (`reservedKind`, which judges a NAT64
+ * `64:ff9b::/96` address by the IPv4 address it carries and refuses Teredo, `2001::/32`,
+ * within `2001::/23`); a 6to4 address (`2002::/16`, RFC 3056) judged by the IPv4 address in
+ * its bits 16-47, which is where its packets go (`2002:7f00:1::` is 127.0.0.1); and in IPv6
+ * anything outside `2000::/3`, the only global unicast space IANA allocates (the rest is
+ * reserved by the IETF: `fec0::/10`, the deprecated site-local, `5f00::/16` SRv6 SIDs,
+ * `100::/64` discard), NAT64 aside.
+ */
+export function uncheckableKind(ip: ParsedIp): ReservedKind | undefined {
+  const kind = reservedKind(ip);
+  if (kind !== undefined || ip.version === 4) return kind;
+  const first = Number(ip.value >> 112n);
+  if (first === 0x2002) return reservedKind({ version: 4, value: Number(BigInt.asUintN(32, ip.value >> 80n)) });
+  if (first >> 13 !== 1 && !nat64Embedded(ip)) return 'Reserved';
+  return undefined;
 }
 
 /** Whether the caller asked for plain text (`Accept: text/plain` first): only then `yes`/`no`. */
@@ -51,7 +71,7 @@ export function createPortCheck({ allowPrivate, probe = tcpProbe }: PortCheckOpt
     }
     const address = req.clientAddress;
     if (!address) return jsonError(400, 'unknown_client', 'Your address could not be read, so there is nothing to check.');
-    if (reservedKind(address) && !allowPrivate) {
+    if (uncheckableKind(address) && !allowPrivate) {
       return jsonError(403, 'private_caller', `Your address (${req.clientIp}) is not a public one: the server cannot reach it from outside.`);
     }
     const key = clientKey(req);
