@@ -19,7 +19,7 @@ describe('a forwarded header while TRUST_PROXY is unset', () => {
   it('is said once, naming the header and what to set, however many requests carry it', async () => {
     const app = await createTestApp({ TRUST_PROXY: '' });
     const lines = await warnings(async () => {
-      for (const headers of [{ 'x-forwarded-for': '8.8.8.8' }, { forwarded: 'for=8.8.8.8' }, { 'x-real-ip': '8.8.8.8' }]) {
+      for (const headers of [{ 'x-forwarded-for': '8.8.8.8' }, { forwarded: 'for=8.8.8.8' }, { 'x-real-ip': '8.8.8.8' }] as Array<Record<string, string>>) {
         expect((await app('/ip', { peer: '10.0.0.5', headers })).status).toBe(200);
       }
     });

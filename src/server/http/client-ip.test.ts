@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, forwardedProtoIsHttps, parseTrustProxy, untrustedProxyHeader } from './client-ip.ts';
+import { parseIp } from '../../lib/ip-address.ts';
+import { clientIp, forwardedProtoIsHttps, parseTrustProxy, trustsPeer, untrustedProxyHeader } from './client-ip.ts';
 
 const headers = (h: Record<string, string>) => ({ get: (n: string) => h[n.toLowerCase()] ?? null });
 
@@ -137,5 +138,20 @@ describe('untrustedProxyHeader', () => {
     ['', { 'x-forwarded-for': '8.8.8.8' }, '', undefined],
   ])('from %s with %j, TRUST_PROXY=%s: %s', (peer, h, trust, expected) => {
     expect(untrustedProxyHeader(peer, headers(h), parseTrustProxy(trust))).toBe(expected);
+  });
+});
+
+describe('trustsPeer', () => {
+  it.each<[string, string, boolean]>([
+    ['10.0.0.2', '', false],
+    ['127.0.0.1', '', false],
+    ['8.8.8.8', '1', true],
+    ['10.0.0.2', '10.0.0.0/8', true],
+    ['11.0.0.0', '10.0.0.0/8', false],
+    ['9.255.255.255', '10.0.0.0/8', false],
+    ['::1', 'loopback', true],
+    ['127.0.0.1', 'private', false],
+  ])('%s with TRUST_PROXY=%s: %s', (peer, trust, expected) => {
+    expect(trustsPeer(parseIp(peer)!, parseTrustProxy(trust))).toBe(expected);
   });
 });

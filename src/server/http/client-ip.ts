@@ -108,6 +108,12 @@ function trusts(trust: TrustProxy, ip: ParsedIp, hops: number): boolean {
 }
 
 /**
+ * Whether a socket peer is a proxy TRUST_PROXY trusts (any peer for a hop count): its
+ * connections carry many clients, so no per-client cap applies to it (connection-cap.ts).
+ */
+export const trustsPeer = (peer: ParsedIp, trust: TrustProxy): boolean => trusts(trust, peer, 0);
+
+/**
  * Derives the client address from the socket peer and, for trusted peers, the proxy chain.
  */
 export function clientAddress(peer: string, headers: Headers, trust: TrustProxy): ClientAddress {

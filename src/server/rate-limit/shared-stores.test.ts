@@ -6,9 +6,21 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const CONFIG = { redisUrl: undefined, redisPrefix: 'p', rateLimitSecret: undefined, rateLimit: 10, pageRateLimit: 10 };
+const CONFIG = { redisUrl: undefined, redisPrefix: 'p', rateLimitSecret: undefined, rateLimit: 10, pageRateLimit: 10, portCheck: { perMinute: 10 } };
 
 afterEach(() => { vi.doUnmock('rate-limiter-flexible'); vi.resetModules(); });
+
+describe('anyLimitOn', () => {
+  it.each<[number, number, number, boolean]>([
+    [0, 0, 0, false],
+    [1, 0, 0, true],
+    [0, 1, 0, true],
+    [0, 0, 1, true],
+  ])('RATE_LIMIT=%i, PAGE_RATE_LIMIT=%i, PORT_CHECK_RATE_LIMIT=%i: %s', async (rateLimit, pageRateLimit, perMinute, expected) => {
+    const { anyLimitOn } = await import('./shared-stores.ts');
+    expect(anyLimitOn({ rateLimit, pageRateLimit, portCheck: { perMinute } })).toBe(expected);
+  });
+});
 
 describe('serveClusterLimits', () => {
   it('registers its store in the installed rate-limiter-flexible primary', async () => {
