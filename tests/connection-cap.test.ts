@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/server/config.ts';
 import { createAppServer } from '../src/server/server.ts';
+import { startServer } from './support/browser-harness.ts';
 import { underCi } from './support/required-service.ts';
 
 /** This machine's addresses that are not loopback or link-local, IPv4 first: the clients' (and servers') addresses. */
@@ -115,6 +116,18 @@ describe('the process\'s connections', () => {
     const held = sockets.filter((s) => !closed.has(s));
     expect(await Promise.all(held.map((s) => ask(s)))).toEqual(Array(5).fill('HTTP/1.1 200 OK'));
   });
+});
+
+describe('the connections of a cluster\'s workers (WEB_CONCURRENCY=2)', () => {
+  it('are at most HTTP_MAX_CONNECTIONS each: one more is closed, not handed from worker to worker', async () => {
+    const server = await startServer({ WEB_CONCURRENCY: '2', HTTP_MAX_CONNECTIONS: '3' });
+    stops.push(() => server.stop());
+    const { sockets, closed } = await open(10, '127.0.0.1', server.port);
+    await vi.waitFor(() => expect(closed.size).toBeGreaterThanOrEqual(4), { timeout: 10_000 });
+    const held = sockets.filter((s) => !closed.has(s));
+    expect(held.length).toBeLessThanOrEqual(6);
+    expect(await Promise.all(held.map((s) => ask(s)))).toEqual(Array(held.length).fill('HTTP/1.1 200 OK'));
+  }, 60_000);
 });
 
 describe('a server with few descriptors, flooded from two addresses', () => {

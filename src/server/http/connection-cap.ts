@@ -11,7 +11,8 @@
  *   are not capped this way: behind a proxy the per-client cap is the proxy's to keep
  *   (docs/operations.md).
  * - In total: at most `total` connections, below the process's descriptor limit by a reserve
- *   (`totalConnectionCap`); node itself closes one over it on accept (`server.maxConnections`).
+ *   (`totalConnectionCap`); node itself closes one over it on accept (`server.maxConnections`,
+ *   with `dropMaxConnection` in a cluster worker).
  *
  * Counts are this process's: with several workers each keeps its own (a client reaching N
  * workers may hold N times `perClient`), and each has its own descriptor limit.
@@ -85,6 +86,9 @@ export interface CappedServer {
  */
 export function capConnections(server: Server, caps: ConnectionCaps, trust: TrustProxy): CappedServer {
   server.maxConnections = caps.total;
+  // A cluster worker at its total closes the connection too: by default node hands it to
+  // another worker, which, as full under a flood, hands it back.
+  Object.assign(server, { dropMaxConnection: true });
   const counts: ConnectionCounts = { open: 0, overClient: 0, overTotal: 0 };
   const held = new Map<string, number>();
   server.on('drop', () => { counts.overTotal++; });
