@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
 import type { AppRequest } from '../src/server/http/handler.ts';
-import { answersCommandLine, JsonMemo } from '../src/server/handlers/command-line-api.ts';
+import { answersCommandLine, JsonMemo, wantsPlainText } from '../src/server/handlers/command-line-api.ts';
 import { createTestApp, type AppRequestFn } from './support/app-harness.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { rawHead } from './support/raw-http.ts';
@@ -74,6 +74,23 @@ describe('curl host/', () => {
     const { res, body } = await text('/', headers);
     expect(body === '127.0.0.1\n', 'the bare IP').toBe(kind === 'ip');
     expect(/^application\/json/.test(res.headers.get('content-type') ?? ''), 'the record').toBe(kind === 'json');
+  });
+
+  // An explicit JSON Accept wins over a command-line User-Agent, wherever text is picked for one.
+  it.each<[Record<string, string>, boolean]>([
+    [{ 'user-agent': 'curl/8.5.0' }, true],
+    [{ 'user-agent': 'curl/8.5.0', accept: '*/*' }, true],
+    [{ 'user-agent': 'curl/8.5.0', accept: 'application/json' }, false],
+    [{ 'user-agent': 'Wget/1.21.4', accept: ' Application/JSON;q=1' }, false],
+    [{ 'user-agent': 'curl/8.5.0', accept: 'text/html, application/json' }, true],
+    [{ 'user-agent': 'Mozilla/5.0', accept: 'text/plain' }, true],
+  ])('picks text for %j: %s', (headers, expected) => {
+    expect(wantsPlainText({ path: '/', headers: new Headers(headers) } as unknown as AppRequest)).toBe(expected);
+  });
+
+  it('answers curl asking for JSON at / with the record', async () => {
+    const { res } = await text('/', { accept: 'application/json', 'user-agent': 'curl/8.5.0' });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   // What the rate limit counts as the command line (routes.ts isLimited).

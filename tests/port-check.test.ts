@@ -50,9 +50,20 @@ describe('/port/{n} on loopback', () => {
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('answers yes or no to a command-line client', async () => {
-    expect((await get(`/port/${v4.open}`, { headers: { 'user-agent': 'curl/8.5.0' } })).body).toBe('yes\n');
-    expect((await get(`/port/${v4.closed}`, { headers: { 'user-agent': 'curl/8.5.0' } })).body).toBe('no\n');
+  it.each([
+    ['curl', 'json', { 'user-agent': 'curl/8.5.0' }],
+    ['curl asking for JSON', 'json', { 'user-agent': 'curl/8.5.0', accept: 'application/json' }],
+    ['curl sending */*', 'json', { 'user-agent': 'curl/8.5.0', accept: '*/*' }],
+    ['a browser', 'json', { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', accept: 'text/html,*/*;q=0.8' }],
+    ['Wget asking for text', 'text', { 'user-agent': 'Wget/1.21', accept: 'text/plain' }],
+    ['anyone asking for text', 'text', { accept: 'text/plain; charset=utf-8' }],
+  ])('answers %s in %s, as ifconfig.co does', async (_who, kind, headers) => {
+    for (const [port, reachable] of [[v4.open, true], [v4.closed, false]] as const) {
+      const { res, body } = await get(`/port/${port}`, { headers });
+      expect(res.status).toBe(200);
+      if (kind === 'text') expect([res.headers.get('content-type'), body]).toEqual(['text/plain; charset=utf-8', reachable ? 'yes\n' : 'no\n']);
+      else expect(JSON.parse(body)).toEqual({ ip: '127.0.0.1', port, reachable });
+    }
   });
 });
 
@@ -72,6 +83,21 @@ describe('/port/{n} refuses', () => {
     const { res, body } = await get(path);
     expect(res.status).toBe(status);
     expect(JSON.parse(body).error.code).toBe(code);
+  });
+
+  it('carries no CORS on any answer: errors, its rate limit\'s 429 and a method refused', async () => {
+    const limited = await createTestApp({ TRUST_PROXY: 'loopback', PORT_CHECK_RATE_LIMIT: '1' });
+    const strict = await createTestApp({});
+    const from = { headers: { 'x-forwarded-for': '84.17.0.10', origin: 'https://elsewhere.example' } };
+    await limited('/port/0', from);
+    const answers = await Promise.all([
+      request('/port/0'), request('/port/80?ip=8.8.8.8'), request('/port/80', { method: 'POST' }), request('/port/80', { method: 'OPTIONS' }),
+      strict('/port/80', { peer: '10.0.0.1' }), limited('/port/0', from),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([400, 400, 405, 405, 403, 429]);
+    for (const res of answers) {
+      expect([...res.headers.keys()].filter((name) => name.startsWith('access-control-')), `${res.status}`).toEqual([]);
+    }
   });
 
   it.each([['1', 200], ['65535', 200]])('takes the edge port %s', async (port, status) => {
@@ -106,16 +132,60 @@ describe('/port/{n} refuses', () => {
   });
 });
 
-describe('checks in flight', () => {
-  const requestFrom = (ip: string, path: string): AppRequest => ({
-    method: 'GET', path, query: new URLSearchParams(), headers: { get: () => null },
-    clientIp: ip, clientAddress: parseIp(ip), body: async () => Buffer.alloc(0),
-  });
+const requestFrom = (ip: string, path: string): AppRequest => ({
+  method: 'GET', path, query: new URLSearchParams(), headers: { get: () => null },
+  clientIp: ip, clientAddress: parseIp(ip), body: async () => Buffer.alloc(0),
+});
 
+describe('which caller addresses the check connects to', () => {
+  // Each row: a caller, and whether the check may connect to it (else 403 private_caller, no connect).
+  it.each<[string, string, boolean]>([
+    ['8.8.8.8', 'public IPv4', true],
+    ['2606:4700::1111', 'public IPv6', true],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback', false],
+    ['::ffff:8.8.8.8', 'IPv4-mapped public', true],
+    ['2002:7f00:1::', '6to4 of 127.0.0.1', false],
+    ['2002:7f00:1:ffff:ffff:ffff:ffff:ffff', '6to4 of 127.0.0.1, the last of its /48', false],
+    ['2002:c0a8:101::1', '6to4 of 192.168.1.1', false],
+    ['2002:a00:1::1', '6to4 of 10.0.0.1', false],
+    ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254', false],
+    ['2002::1', '6to4 of 0.0.0.0', false],
+    ['2002:808:808::1', '6to4 of 8.8.8.8', true],
+    ['2002:7eff:ffff::1', '6to4 of 126.255.255.255, just below loopback', true],
+    ['2002:8000::1', '6to4 of 128.0.0.0, just above loopback', true],
+    ['fec0::1', 'site-local, the first of fec0::/10', false],
+    ['feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'the last of fec0::/10', false],
+    ['fe80::1', 'link-local', false],
+    ['fd00::1', 'unique local', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo', false],
+    ['2001:0:808:808::1', 'Teredo with a public server', false],
+    ['64:ff9b::7f00:1', 'NAT64 of 127.0.0.1', false],
+    ['64:ff9b::a00:1', 'NAT64 of 10.0.0.1', false],
+    ['64:ff9b::808:808', 'NAT64 of 8.8.8.8', true],
+    ['64:ff9b:1::808:808', 'local-use NAT64', false],
+    ['100::1', 'discard-only', false],
+    ['5f00::1', 'SRv6 SIDs', false],
+    ['3fff::1', 'documentation 3fff::/20', false],
+    ['3fff:1000::1', 'just past 3fff::/20', true],
+    ['1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'just below 2000::/3', false],
+    ['2000::1', 'the first of 2000::/3', true],
+    ['3fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'the last of 2000::/3', true],
+    ['4000::1', 'just past 2000::/3', false],
+    ['::7f00:1', 'IPv4-compatible', false],
+  ])('%s (%s): connects %s', async (ip, _what, connects) => {
+    const asked: string[] = [];
+    const check = createPortCheck({ allowPrivate: false, probe: async (to) => { asked.push(to); return false; } });
+    const answer = await check(requestFrom(ip, '/port/80')) as AppResponse;
+    expect(answer.status).toBe(connects ? 200 : 403);
+    expect(asked).toEqual(connects ? [ip] : []);
+  });
+});
+
+describe('checks in flight', () => {
   it(`holds at most ${MAX_CHECKS_IN_FLIGHT} per client, each IPv6 /64 one client, and frees them as they end`, async () => {
     const pending: Array<() => void> = [];
     const probe = () => new Promise<boolean>((resolve) => pending.push(() => resolve(true)));
-    const check = createPortCheck({ allowPrivate: false, plainText: () => false, probe });
+    const check = createPortCheck({ allowPrivate: false, probe });
     const ask = (ip: string) => check(requestFrom(ip, '/port/80')) as Promise<AppResponse>;
     const first = Array.from({ length: MAX_CHECKS_IN_FLIGHT }, (_, i) => ask(`2a02:2e0::${i + 1}`));
     const refused = await ask('2a02:2e0::ff');

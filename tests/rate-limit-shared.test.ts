@@ -64,6 +64,18 @@ describe('across the workers of one machine (WEB_CONCURRENCY=2)', () => {
       expect(await server.stop()).toBe(0);
     }
   }, 60_000);
+
+  it('holds the port check\'s limit with the API\'s and the pages\' limits off', async () => {
+    const server = await startServer({ WEB_CONCURRENCY: '2', RATE_LIMIT: '0', PAGE_RATE_LIMIT: '0', PORT_CHECK_RATE_LIMIT: '3', TRUST_PROXY: 'loopback' });
+    try {
+      // A bad port is counted before it is refused: no check connects anywhere.
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await ask(server.url + '/port/0', '8.8.4.4')).status);
+      expect(statuses).toEqual([400, 400, 400, 429, 429, 429]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 60_000);
 });
 
 const sharedRedis = testRedis();

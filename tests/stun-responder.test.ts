@@ -44,7 +44,7 @@ describe('the STUN responder in the server process', () => {
     const { from, answer } = await binding(stunPort);
     expect(xorMappedAddress(answer)).toEqual({ family: 4, address: '127.0.0.1', port: from });
     expect(server.process.exitCode).toBeNull();
-    expect(await stunLine(server.url)).toBe(`stun: udp ${stunPort}, 1 answered, 0 over budget, 0 malformed, 1 from port 0, 0 send errors, 0 answer errors (this process)`);
+    expect(await stunLine(server.url)).toBe(`stun: udp ${stunPort}, 1 answered, 0 over budget, 0 malformed, 1 from port 0, 0 from ports under 1024, 0 send errors, 0 answer errors (this process)`);
     expect(await server.stop()).toBe(0);
   }, 60_000);
 
@@ -53,8 +53,19 @@ describe('the STUN responder in the server process', () => {
     if (missing) return ctx.skip(missing);
     const stunPort = await freeUdpPort();
     server = await startServer({ STUN_PORT: String(stunPort) });
-    sendRawUdp(9, stunPort, bindingRequest());
+    sendRawUdp(40_000, stunPort, bindingRequest());
     await expect.poll(() => stunLine(server!.url), { timeout: 10_000 }).toMatch(/, 1 answered,/);
+  }, 60_000);
+
+  it('answers no source port under 1024 (echo, chargen, NTP: a spoofed request would aim the answer at them), and counts each', async (ctx) => {
+    const missing = rawUdpMissing();
+    if (missing) return ctx.skip(missing);
+    const stunPort = await freeUdpPort();
+    server = await startServer({ STUN_PORT: String(stunPort) });
+    for (const port of [7, 19, 123, 1023]) sendRawUdp(port, stunPort, bindingRequest());
+    sendRawUdp(1024, stunPort, bindingRequest());
+    await expect.poll(() => stunLine(server!.url), { timeout: 10_000 }).toMatch(/, 1 answered,.* 4 from ports under 1024,/);
+    expect(await stunLine(server.url)).toBe(`stun: udp ${stunPort}, 1 answered, 0 over budget, 0 malformed, 0 from port 0, 4 from ports under 1024, 0 send errors, 0 answer errors (this process)`);
   }, 60_000);
 
   it('says on /healthz when the responder is off', async () => {

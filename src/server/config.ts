@@ -54,6 +54,8 @@ export interface Config {
   analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
   /** Reverse DNS of looked-up addresses (src/server/dns/): on/off, and the resolvers asked (the system's when empty). */
   reverseDns: { enabled: boolean; servers: string[] };
+  /** Open HTTP connections (http/connection-cap.ts): a client's at most, and the process's at most (undefined: its descriptor limit less a reserve). */
+  connections: { perClient: number; total: number | undefined };
   /** The open-port check (`/port/{n}`): checks a minute per client (0: off), and whether private and loopback callers may be checked (tests only). */
   portCheck: { perMinute: number; allowPrivate: boolean };
   /** DNS leak tests a client may start a minute (`POST /api/dns-leak`), apart from rateLimit (0: off). */
@@ -178,6 +180,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       token,
     },
     reverseDns: { enabled: reverseDnsSwitch === 'on', servers: dnsServers },
+    connections: {
+      perClient: integer(env, 'HTTP_CLIENT_CONNECTIONS', 128, 1, 1_000_000),
+      total: env.HTTP_MAX_CONNECTIONS ? integer(env, 'HTTP_MAX_CONNECTIONS', 0, 1, 10_000_000) : undefined,
+    },
     portCheck: { perMinute: integer(env, 'PORT_CHECK_RATE_LIMIT', 10, 0, 1_000_000), allowPrivate: portCheckPrivate === 'on' },
     dnsLeakRateLimit: integer(env, 'DNS_LEAK_RATE_LIMIT', 10, 0, 1_000_000),
   };

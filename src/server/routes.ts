@@ -9,13 +9,13 @@ import type { AppRequest, Handler } from './http/handler.ts';
 import type { Config } from './config.ts';
 import type { LookupResponse } from '../lib/record.ts';
 import { createApi } from './handlers/lookup-api.ts';
-import { answersCommandLine, createTextEndpoints, wantsPlainText } from './handlers/command-line-api.ts';
+import { answersCommandLine, createTextEndpoints } from './handlers/command-line-api.ts';
 import { createEngine, type Engine } from './lookup/engine.ts';
 import { createPageLimit, withRateLimit, type PageLimit } from './rate-limit/limit.ts';
 import { createCitiesApi } from './handlers/cities-api.ts';
 import { createCorrectionsApi, keepSameOrigin } from './handlers/corrections-api.ts';
 import { loadCityIndex, type CityIndexHandle } from './cities/load.ts';
-import { createRateLimitStore } from './rate-limit/shared-stores.ts';
+import { anyLimitOn, createRateLimitStore } from './rate-limit/shared-stores.ts';
 import { createAnalyticsApi } from './handlers/analytics-api.ts';
 import { Health, type PartHealth } from './http/health.ts';
 import { createAnalytics, type Analytics } from './storage/analytics.ts';
@@ -32,7 +32,7 @@ import { createDataSourcesApi } from './handlers/data-sources-api.ts';
 import { createReverseDns, REVERSE_DNS_OFF } from './dns/reverse-dns.ts';
 import { createHostnameEndpoint, isHostnameRequest } from './handlers/hostname-api.ts';
 import { setHostname } from './dns/record-hostname.ts';
-import { createPortCheck, isPortCheck } from './handlers/port-api.ts';
+import { createPortCheck, isPortCheck, withoutCors } from './handlers/port-api.ts';
 
 export interface Routes {
   /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
@@ -105,7 +105,7 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
   const analytics = createAnalytics({ ...config.analytics, dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   const record = (req: AppRequest, data: LookupResponse['data']) => analytics.recordLookup(req.clientAddress, data, req.headers);
   // One store for both limits: the pages' keys are their own (rate-limit/limit.ts), within one bound.
-  const store = config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 || config.dnsLeakRateLimit > 0 ? createRateLimitStore(config) : undefined;
+  const store = anyLimitOn(config) ? createRateLimitStore(config) : undefined;
   const dnsLeak = await startDnsLeakTest(config);
   // The page offers the test only while the responder listens: set before anything reads config.client.
   config.client.dnsLeakZone = dnsLeak.zone;
@@ -150,9 +150,9 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
       createLookupRedirect(),
       createNetworkRedirects(),
       // Its own, stricter limit, in keys of its own in the same store: each check is a connect.
-      withRateLimit({ perMinute: config.portCheck.perMinute, guards: isPortCheck, store, scope: 'port ' }, [
-        createPortCheck({ allowPrivate: config.portCheck.allowPrivate, plainText: wantsPlainText }),
-      ]),
+      withoutCors(withRateLimit({ perMinute: config.portCheck.perMinute, guards: isPortCheck, store, scope: 'port ' }, [
+        createPortCheck({ allowPrivate: config.portCheck.allowPrivate }),
+      ])),
     ],
     isPage: (path) => path === '/' || path === '/ip-2' || isLookupPage(path) || isNetworkPage(path) || path === NETWORKS_HUB,
     pageLimit: createPageLimit({ perMinute: config.pageRateLimit, store }),

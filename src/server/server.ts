@@ -14,6 +14,7 @@ import { createRoutes, type Routes } from './routes.ts';
 import { loadStaticSite, type StaticSite } from './http/static-site.ts';
 import { loadShells } from './shell/load.ts';
 import { createShellAnswer } from './shell/answer.ts';
+import { capConnections, descriptorLimit, totalConnectionCap } from './http/connection-cap.ts';
 
 type NodeMiddleware = (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
@@ -72,7 +73,10 @@ export async function buildApp(config: Config, distDir: string, limits: Partial<
   return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health, answerDeadlineMs }), site, routes };
 }
 
-/** Builds the server (not yet listening), with production's limits unless told others. */
+/**
+ * Builds the server (not yet listening), with production's limits unless told others, under
+ * its connection caps (http/connection-cap.ts), which /healthz reports.
+ */
 export async function createAppServer(config: Config, distDir: string, limits: Partial<ServerLimits> = {}): Promise<AppServer> {
   const { headersTimeout, requestTimeout, keepAliveTimeout, answerDeadline } = { ...SERVER_LIMITS, ...limits };
   const { app, site, routes } = await buildApp(config, distDir, { answerDeadline });
@@ -80,5 +84,8 @@ export async function createAppServer(config: Config, distDir: string, limits: P
     { headersTimeout, requestTimeout, keepAliveTimeout, connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS, maxHeaderSize: 16 * 1024 },
     app,
   );
+  const total = config.connections.total ?? totalConnectionCap(descriptorLimit());
+  const capped = capConnections(server, { perClient: config.connections.perClient, total }, config.trustProxy);
+  routes.health.note(() => [capped.describe()]);
   return { server, app, site, routes };
 }

@@ -21,15 +21,20 @@ import { ifconfigFields, ifconfigUserAgent } from '../../lib/ifconfig-fields.ts'
  */
 const CLI_AGENT = /^(curl|wget|httpie|go-http-client|python-requests|python-urllib|libwww-perl|fetch|aria2|xh|lwp-request|okhttp|ddclient|mikrotik|go 1\.1 package http)\b|\b(?:windows)?powershell\//i;
 
-/** Whether `/` should answer plain text rather than the HTML page. */
+/**
+ * Whether `/` should answer plain text rather than the HTML page: asked for it, or a
+ * command-line client that did not ask for JSON (an explicit `Accept: application/json`
+ * wins over the User-Agent).
+ */
 export function wantsPlainText(req: AppRequest): boolean {
+  if (wantsJson(req)) return false;
   if (CLI_AGENT.test(req.headers.get('user-agent') ?? '')) return true;
   const accept = req.headers.get('accept') ?? '';
   return /^text\/plain\b/i.test(accept.trim());
 }
 
-/** Whether `/` should answer the JSON record. */
-function wantsJson(req: AppRequest): boolean {
+/** Whether `/` should answer the JSON record: `application/json` leads the Accept header. */
+export function wantsJson(req: AppRequest): boolean {
   return /^application\/json\b/i.test((req.headers.get('accept') ?? '').trim());
 }
 

@@ -1,13 +1,17 @@
 /**
  * `/port/{n}`: whether TCP port n of the caller's own address accepts connections, as
- * ifconfig.co's: `{ ip, port, reachable }`, or `yes`/`no` for a command-line client. Only
+ * ifconfig.co's: `{ ip, port, reachable }` to every client (curl included, as ifconfig.co
+ * answers it), `yes`/`no` only when asked with `Accept: text/plain`. Only
  * ever the caller's address: `?ip=` is refused, so the check cannot be turned on another
- * host; a caller whose address is not public (the server's own network) is refused unless
+ * host; a caller whose address is not public (the server's own network, or one that leads
+ * there: `uncheckableKind`) is refused unless
  * the operator allows it (PORT_CHECK_PRIVATE, for tests). Each client has a few checks in
  * flight at most; its rate limit, stricter than the API's, is wired around it (routes.ts).
+ * No answer of it carries CORS, its errors and its limit's 429 included (`withoutCors`):
+ * another site's page must not learn which ports its visitors have open, nor probe them.
  */
-import { reservedKind } from '../../lib/ip-address.ts';
-import { json, jsonError, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
+import { nat64Embedded, reservedKind, type ParsedIp, type ReservedKind } from '../../lib/ip-address.ts';
+import { json, jsonError, mapAnswer, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
 import { tcpProbe } from '../net/tcp-probe.ts';
 
 const PREFIX = '/port/';
@@ -21,18 +25,38 @@ export const isPortCheck = (req: AppRequest): boolean => req.path.startsWith(PRE
 export interface PortCheckOptions {
   /** Whether callers with a private or loopback address may be checked (tests). */
   allowPrivate: boolean;
-  /** Whether the caller wants plain text (a command-line client). */
-  plainText: (req: AppRequest) => boolean;
   /** The connect; a test may replace it. */
   probe?: (ip: string, port: number) => Promise<boolean>;
 }
+
+/**
+ * Why the check will not connect to `ip`, or undefined for an address it may: the
+ * special-purpose ranges of the IANA registries (`reservedKind`, which judges a NAT64
+ * `64:ff9b::/96` address by the IPv4 address it carries and refuses Teredo, `2001::/32`,
+ * within `2001::/23`); a 6to4 address (`2002::/16`, RFC 3056) judged by the IPv4 address in
+ * its bits 16-47, which is where its packets go (`2002:7f00:1::` is 127.0.0.1); and in IPv6
+ * anything outside `2000::/3`, the only global unicast space IANA allocates (the rest is
+ * reserved by the IETF: `fec0::/10`, the deprecated site-local, `5f00::/16` SRv6 SIDs,
+ * `100::/64` discard), NAT64 aside.
+ */
+export function uncheckableKind(ip: ParsedIp): ReservedKind | undefined {
+  const kind = reservedKind(ip);
+  if (kind !== undefined || ip.version === 4) return kind;
+  const first = Number(ip.value >> 112n);
+  if (first === 0x2002) return reservedKind({ version: 4, value: Number(BigInt.asUintN(32, ip.value >> 80n)) });
+  if (first >> 13 !== 1 && !nat64Embedded(ip)) return 'Reserved';
+  return undefined;
+}
+
+/** Whether the caller asked for plain text (`Accept: text/plain` first): only then `yes`/`no`. */
+const asksPlainText = (req: AppRequest): boolean => /^text\/plain\b/i.test((req.headers.get('accept') ?? '').trim());
 
 /** A client as the rate limit counts one: an IPv4 address or an IPv6 /64. */
 const clientKey = (req: AppRequest): string =>
   req.clientAddress?.version === 6 ? (req.clientAddress.value >> 64n).toString(16) : req.clientIp;
 
 /** Creates the `/port/{n}` handler. */
-export function createPortCheck({ allowPrivate, plainText, probe = tcpProbe }: PortCheckOptions): Handler {
+export function createPortCheck({ allowPrivate, probe = tcpProbe }: PortCheckOptions): Handler {
   const inFlight = new Map<string, number>();
   return async (req) => {
     if (!isPortCheck(req)) return undefined;
@@ -47,7 +71,7 @@ export function createPortCheck({ allowPrivate, plainText, probe = tcpProbe }: P
     }
     const address = req.clientAddress;
     if (!address) return jsonError(400, 'unknown_client', 'Your address could not be read, so there is nothing to check.');
-    if (reservedKind(address) && !allowPrivate) {
+    if (uncheckableKind(address) && !allowPrivate) {
       return jsonError(403, 'private_caller', `Your address (${req.clientIp}) is not a public one: the server cannot reach it from outside.`);
     }
     const key = clientKey(req);
@@ -64,8 +88,17 @@ export function createPortCheck({ allowPrivate, plainText, probe = tcpProbe }: P
       if (left === 0) inFlight.delete(key);
       else inFlight.set(key, left);
     }
-    // No CORS: another site's page must not learn which ports its visitors have open.
-    const answer = plainText(req) ? text(200, reachable ? 'yes' : 'no') : json(200, { ip: req.clientIp, port, reachable });
-    return { ...answer, cors: false };
+    return asksPlainText(req) ? text(200, reachable ? 'yes' : 'no') : json(200, { ip: req.clientIp, port, reachable });
   };
+}
+
+/** The header of the CORS set an answer may carry (the expose list the rate limit adds). */
+const CORS_HEADER = /^access-control-/i;
+
+/** What `handler` answers, with no CORS at all: `cors: false`, and no `Access-Control-*` header of its own. */
+export function withoutCors(handler: Handler): Handler {
+  return (req) => mapAnswer(handler(req), (found) => {
+    const headers = found.headers && Object.fromEntries(Object.entries(found.headers).filter(([name]) => !CORS_HEADER.test(name)));
+    return { ...found, ...(headers ? { headers } : {}), cors: false };
+  });
 }

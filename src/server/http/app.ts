@@ -6,7 +6,7 @@
  * `app.request()` (no port: handler tests run that way, as with Hono's `app.request()`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress, forwardedProtoIsHttps } from './client-ip.ts';
+import { clientAddress, forwardedProtoIsHttps, untrustedProxyHeader } from './client-ip.ts';
 import type { Config } from '../config.ts';
 import type { Health } from './health.ts';
 import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './handler.ts';
@@ -121,8 +121,18 @@ export function createApp(parts: AppParts): AppListener {
     return notFound(path, fileRequest);
   }
 
+  /** Set once the missing TRUST_PROXY was said: one line a process (one app a process), not one a request. */
+  let proxyWarned = config.trustProxy.kind !== 'none';
+  const warnIfProxied = (inc: Incoming) => {
+    const header = untrustedProxyHeader(inc.peer, inc.headers, config.trustProxy);
+    if (header === undefined) return;
+    proxyWarned = true;
+    console.warn(`TRUST_PROXY is not set, but a request from ${inc.peer}, a private or loopback address, carries ${header}: a proxy in front? Every visitor then appears as the proxy, exempt from the rate limit and allowed the operator's analytics. Set TRUST_PROXY=1 (one proxy) or TRUST_PROXY=<the proxy's CIDRs>, and TRUST_PROXY_HEADER when it writes another header than X-Forwarded-For (docs/operations.md)`);
+  };
+
   /** Decides the answer to one request; a promise only when some part of it is asynchronous. */
   function dispatch(inc: Incoming): Reply | Promise<Reply> {
+    if (!proxyWarned) warnIfProxied(inc);
     const rawUrl = inc.url;
     if (!rawUrl.startsWith('/')) return jsonError(400, 'bad_request', 'The request target must be a path.');
     const q = rawUrl.indexOf('?');

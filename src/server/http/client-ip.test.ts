@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, forwardedProtoIsHttps, parseTrustProxy } from './client-ip.ts';
+import { parseIp } from '../../lib/ip-address.ts';
+import { clientIp, forwardedProtoIsHttps, parseTrustProxy, trustsPeer, untrustedProxyHeader } from './client-ip.ts';
 
 const headers = (h: Record<string, string>) => ({ get: (n: string) => h[n.toLowerCase()] ?? null });
 
@@ -112,5 +113,45 @@ describe('forwardedProtoIsHttps', () => {
     ['does not read a quoted proto followed by more text', '127.0.0.1', { forwarded: 'for=1.2.3.4;proto="http"s' }, 'loopback', false, 'Forwarded'],
   ] as const)('%s', (_n, peer, h, trust, expected, header?: string) => {
     expect(forwardedProtoIsHttps(peer, headers(h), parseTrustProxy(trust, header))).toBe(expected);
+  });
+});
+
+describe('untrustedProxyHeader', () => {
+  // [peer, headers, TRUST_PROXY, the header named (undefined: nothing to warn of)]
+  it.each<[string, Record<string, string>, string, string | undefined]>([
+    ['127.0.0.1', { 'x-forwarded-for': '8.8.8.8' }, '', 'X-Forwarded-For'],
+    ['10.0.0.5', { forwarded: 'for=8.8.8.8' }, '', 'Forwarded'],
+    ['::1', { 'x-real-ip': '8.8.8.8' }, '', 'X-Real-IP'],
+    ['fd00::2', { 'x-forwarded-for': '8.8.8.8' }, '', 'X-Forwarded-For'],
+    ['::ffff:192.168.1.1', { 'x-forwarded-for': '8.8.8.8' }, '', 'X-Forwarded-For'],
+    ['100.64.0.1', { 'x-forwarded-for': '8.8.8.8' }, '', 'X-Forwarded-For'],
+    ['127.0.0.1', { 'x-forwarded-for': '' }, '', 'X-Forwarded-For'],
+    ['127.0.0.1', { forwarded: 'for=8.8.8.8', 'x-real-ip': '8.8.8.8' }, '', 'Forwarded'],
+    ['127.0.0.1', { 'x-forwarded-for': '8.8.8.8', forwarded: 'for=8.8.8.8' }, '', 'X-Forwarded-For'],
+    // A public peer's headers are its own; a trusted proxy is what the setting is for.
+    ['8.8.8.8', { 'x-forwarded-for': '1.1.1.1' }, '', undefined],
+    ['2606:4700::1111', { forwarded: 'for=1.1.1.1' }, '', undefined],
+    ['127.0.0.1', {}, '', undefined],
+    ['127.0.0.1', { 'x-client-ip': '8.8.8.8' }, '', undefined],
+    ['127.0.0.1', { 'x-forwarded-for': '8.8.8.8' }, 'loopback', undefined],
+    ['127.0.0.1', { 'x-forwarded-for': '8.8.8.8' }, '1', undefined],
+    ['', { 'x-forwarded-for': '8.8.8.8' }, '', undefined],
+  ])('from %s with %j, TRUST_PROXY=%s: %s', (peer, h, trust, expected) => {
+    expect(untrustedProxyHeader(peer, headers(h), parseTrustProxy(trust))).toBe(expected);
+  });
+});
+
+describe('trustsPeer', () => {
+  it.each<[string, string, boolean]>([
+    ['10.0.0.2', '', false],
+    ['127.0.0.1', '', false],
+    ['8.8.8.8', '1', true],
+    ['10.0.0.2', '10.0.0.0/8', true],
+    ['11.0.0.0', '10.0.0.0/8', false],
+    ['9.255.255.255', '10.0.0.0/8', false],
+    ['::1', 'loopback', true],
+    ['127.0.0.1', 'private', false],
+  ])('%s with TRUST_PROXY=%s: %s', (peer, trust, expected) => {
+    expect(trustsPeer(parseIp(peer)!, parseTrustProxy(trust))).toBe(expected);
   });
 });

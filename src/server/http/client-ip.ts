@@ -8,7 +8,7 @@
  * makes the client unknown: never the proxy itself, whose loopback or private address would
  * exempt the client from the rate limit and open the operator's data to it.
  */
-import { cidrContains, formatIp, parseCidr, parseIp, type Cidr, type ParsedIp } from '../../lib/ip-address.ts';
+import { cidrContains, formatIp, parseCidr, parseIp, reservedKind, type Cidr, type ParsedIp } from '../../lib/ip-address.ts';
 
 /**
  * Which peers may speak for the client (none, the nearest N hops, or peers inside CIDRs)
@@ -108,6 +108,12 @@ function trusts(trust: TrustProxy, ip: ParsedIp, hops: number): boolean {
 }
 
 /**
+ * Whether a socket peer is a proxy TRUST_PROXY trusts (any peer for a hop count): its
+ * connections carry many clients, so no per-client cap applies to it (connection-cap.ts).
+ */
+export const trustsPeer = (peer: ParsedIp, trust: TrustProxy): boolean => trusts(trust, peer, 0);
+
+/**
  * Derives the client address from the socket peer and, for trusted peers, the proxy chain.
  */
 export function clientAddress(peer: string, headers: Headers, trust: TrustProxy): ClientAddress {
@@ -125,6 +131,23 @@ export function clientAddress(peer: string, headers: Headers, trust: TrustProxy)
     current = hop;
   }
   return { parsed: current, text: formatIp(current) };
+}
+
+/** The headers proxies write the client into. */
+const FORWARDED_HEADERS = ['X-Forwarded-For', 'Forwarded', 'X-Real-IP'] as const;
+
+/**
+ * The forwarded header a request carries while no proxy is trusted, when its peer is
+ * private or loopback (a proxy in front, most likely, whose visitors would all appear as
+ * it: exempt from the rate limit, operators of the analytics); undefined otherwise. What
+ * a public peer sends is a client's own, and says nothing of a proxy.
+ */
+export function untrustedProxyHeader(peer: string, headers: Headers, trust: TrustProxy): string | undefined {
+  if (trust.kind !== 'none') return undefined;
+  const name = FORWARDED_HEADERS.find((header) => headers.get(header) != null);
+  if (name === undefined) return undefined;
+  const peerIp = parseIp(peer);
+  return peerIp && reservedKind(peerIp) ? name : undefined;
 }
 
 /** The client address as canonical text (see clientAddress). */

@@ -11,6 +11,19 @@ const OFF = { ...CONFIG, rateLimit: 0, pageRateLimit: 0, portCheck: { perMinute:
 
 afterEach(() => { vi.doUnmock('rate-limiter-flexible'); vi.resetModules(); });
 
+describe('anyLimitOn', () => {
+  it.each<[number, number, number, number, boolean]>([
+    [0, 0, 0, 0, false],
+    [1, 0, 0, 0, true],
+    [0, 1, 0, 0, true],
+    [0, 0, 1, 0, true],
+    [0, 0, 0, 1, true],
+  ])('RATE_LIMIT=%i, PAGE_RATE_LIMIT=%i, PORT_CHECK_RATE_LIMIT=%i, DNS_LEAK_RATE_LIMIT=%i: %s', async (rateLimit, pageRateLimit, perMinute, dnsLeakRateLimit, expected) => {
+    const { anyLimitOn } = await import('./shared-stores.ts');
+    expect(anyLimitOn({ rateLimit, pageRateLimit, portCheck: { perMinute }, dnsLeakRateLimit })).toBe(expected);
+  });
+});
+
 describe('serveClusterLimits', () => {
   it('registers its store in the installed rate-limiter-flexible primary', async () => {
     vi.resetModules();

@@ -119,6 +119,16 @@ export function createRateLimitStore(config: StoreConfig): RateLimitStore {
   return cluster.isWorker ? clusterStore() : new WindowCounts();
 }
 
+/** Every per-minute limit of the configuration: the API's, the pages', the port check's. */
+export interface LimitSettings { rateLimit: number; pageRateLimit: number; portCheck: { perMinute: number }; dnsLeakRateLimit: number }
+
+/**
+ * Whether any limit counts (0 turns each off): then the workers need a store, and their
+ * primary must answer it, or their hits time out and every limit fails open.
+ */
+export const anyLimitOn = (config: LimitSettings): boolean =>
+  config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 || config.dnsLeakRateLimit > 0;
+
 /**
  * In the primary of several workers, what they share. Counting in memory: it answers their
  * cluster limiters from one bounded store. rate-limiter-flexible's primary would count in
@@ -128,9 +138,8 @@ export function createRateLimitStore(config: StoreConfig): RateLimitStore {
  * handed to the workers through the environment they are forked with, so that one
  * machine's workers at least share their counts.
  */
-export function serveClusterLimits(config: StoreConfig & { rateLimit: number; pageRateLimit: number; portCheck: { perMinute: number }; dnsLeakRateLimit: number }): void {
-  // Any limit on: the workers' stores ask the primary (routes.ts makes one store for them all).
-  if ([config.rateLimit, config.pageRateLimit, config.portCheck.perMinute, config.dnsLeakRateLimit].every((n) => n === 0)) return;
+export function serveClusterLimits(config: StoreConfig & LimitSettings): void {
+  if (!anyLimitOn(config)) return;
   if (config.redisUrl) {
     process.env.RATE_LIMIT_SECRET ||= drawnSecret();
     return;

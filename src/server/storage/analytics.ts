@@ -144,6 +144,9 @@ function dashboardOf(period: Period, now: number, f: PeriodFigures, recent: Stor
   };
 }
 
+/** How soon a failed retention job runs again. */
+export const PURGE_RETRY_MS = 5 * 60_000;
+
 /**
  * Creates the analytics of a configuration. Returns at once: the store opens in the
  * background and the queue holds rows until it is there.
@@ -156,9 +159,13 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
   // The queue writes through the reopening store, so a failed open is one more failed write.
   const queue = new RecordingQueue({ write: async (batch: Batch) => (await store.get()).write(batch) }, { limit: config.queueLimit, ...options });
 
+  // A failure (the database away, descriptors short: EMFILE) is tried again in minutes, not the next day.
+  let retry: NodeJS.Timeout | undefined;
   const purge = () => {
     store.get().then((s) => s.purge(Date.now() - retentionMs)).catch((error: unknown) => {
-      console.error(`analytics: the retention job failed (${(error as Error).message}); it runs again in a day`);
+      console.error(`analytics: the retention job failed (${(error as Error).message}); it runs again in ${PURGE_RETRY_MS / 60_000} minutes`);
+      retry ??= setTimeout(() => { retry = undefined; purge(); }, PURGE_RETRY_MS);
+      retry.unref();
     });
   };
   // Daily, and once shortly after start (not during it: start must stay fast).

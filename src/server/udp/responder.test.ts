@@ -32,7 +32,7 @@ function loop(socket: Sender, options: Partial<LoopOptions> = {}) {
   return { loop: l, lines, clock };
 }
 
-const none: ResponderCounts = { answered: 0, portZero: 0, overBudget: 0, malformed: 0, sendErrors: 0, answerErrors: 0 };
+const none: ResponderCounts = { answered: 0, portZero: 0, lowPort: 0, overBudget: 0, malformed: 0, sendErrors: 0, answerErrors: 0 };
 
 describe('PacketLoop: nothing escapes it', () => {
   it('drops a packet from source port 0 without asking the answerer or the socket', () => {
@@ -41,6 +41,26 @@ describe('PacketLoop: nothing escapes it', () => {
     const { loop: l } = loop(socket, { answer: () => { asked++; return PACKET; } });
     l.handle(PACKET, { address: '203.0.113.9', port: 0 });
     expect([asked, socket.sent, l.counts]).toEqual([0, [], { ...none, portZero: 1 }]);
+  });
+
+  // A responder with minSourcePort (the STUN one: 1024) answers no well-known service's port.
+  it.each<[number | undefined, number, Partial<ResponderCounts>]>([
+    [1024, 0, { portZero: 1 }],
+    [1024, 1, { lowPort: 1 }],
+    [1024, 7, { lowPort: 1 }],
+    [1024, 19, { lowPort: 1 }],
+    [1024, 123, { lowPort: 1 }],
+    [1024, 1023, { lowPort: 1 }],
+    [1024, 1024, { answered: 1 }],
+    [1024, 65535, { answered: 1 }],
+    [undefined, 1, { answered: 1 }],
+    [undefined, 123, { answered: 1 }],
+  ])('with minSourcePort %s, a packet from source port %i is counted as %j', (minSourcePort, port, counts) => {
+    let asked = 0;
+    const socket = sender('sends');
+    const { loop: l } = loop(socket, { answer: () => { asked++; return PACKET; }, ...(minSourcePort ? { minSourcePort } : {}) });
+    l.handle(PACKET, { address: '203.0.113.9', port });
+    expect([l.counts, socket.sent.length, asked]).toEqual([{ ...none, ...counts }, counts.answered ?? 0, counts.answered ?? 0]);
   });
 
   it.each<[string, 'sends' | 'throws' | 'fails later', Partial<ResponderCounts>]>([
@@ -117,6 +137,13 @@ describe('PacketLoop: the per-source budget', () => {
     l.handle(PACKET, { address: '203.0.113.9', port: 1 });
     l.handle(PACKET, { address: '203.0.113.9', port: 1 });
     expect(l.describe(3478)).toBe('test: udp 3478, 1 answered, 1 over budget, 0 malformed, 1 from port 0, 0 send errors, 0 answer errors (this process)');
+  });
+
+  it('names the ports under its minSourcePort in its /healthz line when it has one', () => {
+    const { loop: l } = loop(sender('sends'), { minSourcePort: 1024 });
+    l.handle(PACKET, { address: '203.0.113.9', port: 123 });
+    l.handle(PACKET, { address: '203.0.113.9', port: 1024 });
+    expect(l.describe(3478)).toBe('test: udp 3478, 1 answered, 0 over budget, 0 malformed, 0 from port 0, 1 from ports under 1024, 0 send errors, 0 answer errors (this process)');
   });
 });
 

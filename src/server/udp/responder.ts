@@ -3,7 +3,9 @@
  * packet in, at most one answer out, and nothing a packet does can end the process.
  *
  * Per packet, in order: a source port of 0 is dropped (legal on the wire, but node's `send`
- * throws on it); a source past its budget (source-budget.ts; every packet counts, answered
+ * throws on it); a source port under the responder's `minSourcePort` is dropped (a spoofed
+ * source aimed at a UDP service: echo 7, chargen 19, NTP 123 would take the answer, or
+ * answer it back; STUN clients send from ephemeral ports); a source past its budget (source-budget.ts; every packet counts, answered
  * or not) is dropped; the answering function decides (no answer: counted as malformed); the
  * answer is sent. A `send` that throws, a send error its callback reports and an answering
  * function that throws are counted; they and the socket's own errors are logged at most
@@ -35,6 +37,8 @@ export interface ResponderCounts {
   answered: number;
   /** Dropped: source port 0. */
   portZero: number;
+  /** Dropped: a source port from 1 to under `minSourcePort` (0 when the responder has none). */
+  lowPort: number;
   /** Dropped: the source was past its budget. */
   overBudget: number;
   /** Dropped: the answering function gave no answer. */
@@ -49,6 +53,11 @@ export interface LoopOptions {
   /** The name in log and /healthz lines (`stun`). */
   name: string;
   answer: Answerer;
+  /**
+   * The lowest source port answered (ports from 1 below it are dropped, counted in `lowPort`);
+   * unset: every port but 0. The STUN responder sets 1024 (stun.ts).
+   */
+  minSourcePort?: number;
   /** The per-source budget; false for none (tests of other things). */
   budget: Omit<BudgetOptions, 'now'> | false;
   /** Where failures are written (default: console.warn, at most once a minute per kind). */
@@ -59,12 +68,13 @@ export interface LoopOptions {
 
 /** The message loop of one socket: `handle` takes each packet. */
 export class PacketLoop {
-  readonly counts: ResponderCounts = { answered: 0, portZero: 0, overBudget: 0, malformed: 0, sendErrors: 0, answerErrors: 0 };
+  readonly counts: ResponderCounts = { answered: 0, portZero: 0, lowPort: 0, overBudget: 0, malformed: 0, sendErrors: 0, answerErrors: 0 };
   /** Sources tracked by the budget, if any. */
   readonly budget: SourceBudget | undefined;
   readonly #sender: Sender;
   readonly #options: LoopOptions;
   readonly #log: RareLog;
+  readonly #minSourcePort: number;
   /** One callback for every send: a closure per packet would cost an allocation each. */
   readonly #sent = (error: Error | null): void => {
     if (error) this.#sendFailed(error);
@@ -75,6 +85,7 @@ export class PacketLoop {
     this.#sender = sender;
     this.#options = options;
     this.#log = options.log ?? new RareLog();
+    this.#minSourcePort = options.minSourcePort ?? 1;
     this.budget = options.budget ? new SourceBudget({ ...options.budget, now: options.now }) : undefined;
   }
 
@@ -82,6 +93,10 @@ export class PacketLoop {
   handle(packet: Buffer, peer: Peer): void {
     if (peer.port === 0) {
       this.counts.portZero++;
+      return;
+    }
+    if (peer.port < this.#minSourcePort) {
+      this.counts.lowPort++;
       return;
     }
     if (this.budget && !this.budget.take(peer.address)) {
@@ -116,7 +131,7 @@ export class PacketLoop {
   describe(port: number): string {
     const c = this.counts;
     return `${this.#options.name}: udp ${port}, ${c.answered} answered, ${c.overBudget} over budget, ${c.malformed} malformed, `
-      + `${c.portZero} from port 0, ${c.sendErrors} send errors, ${c.answerErrors} answer errors (this process)`;
+      + `${c.portZero} from port 0, ${this.#minSourcePort > 1 ? `${c.lowPort} from ports under ${this.#minSourcePort}, ` : ''}${c.sendErrors} send errors, ${c.answerErrors} answer errors (this process)`;
   }
 
   #sendFailed(error: unknown): void {

@@ -10,7 +10,9 @@
  * request (the worst case, a bare Binding request from IPv6: 20 bytes in, 44 out, 2.2x;
  * from IPv4 20 in, 32 out, 1.6x; src/server/udp/stun.test.ts), and each source (address, IPv6
  * /64) gets at most 20 answers a second after a burst of 40 from each process
- * (`STUN_BUDGET` below, udp/source-budget.ts). The message loop (udp/responder.ts) applies
+ * (`STUN_BUDGET` below, udp/source-budget.ts). Nothing is answered to a source port under
+ * 1024 (`STUN_MIN_SOURCE_PORT`): those are services' ports, where a spoofed request would
+ * aim the answer at echo, chargen or NTP; a STUN client sends from an ephemeral port. The message loop (udp/responder.ts) applies
  * it, and keeps a bad packet or a failed send from ending the process.
  *
  * A Binding request with an attribute we must understand but do not gets a bare 420: its
@@ -146,6 +148,9 @@ export type StunServer = UdpResponder;
  */
 export const STUN_BUDGET = { perSecond: 20, burst: 40, maxSources: 50_000 };
 
+/** The lowest source port answered: below it are the well-known services' ports (udp/responder.ts). */
+export const STUN_MIN_SOURCE_PORT = 1024;
+
 /**
  * Starts the responder on `host` (an IPv6 host such as `::` takes both families) and
  * `port` (0: a free port, for tests). Rejects when the port cannot be bound.
@@ -155,5 +160,6 @@ export function startStunServer(host: string, port: number): Promise<StunServer>
     name: 'stun',
     answer: (packet, peer) => stunAnswer(packet, peer.address, peer.port),
     budget: STUN_BUDGET,
+    minSourcePort: STUN_MIN_SOURCE_PORT,
   });
 }
