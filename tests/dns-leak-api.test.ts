@@ -174,8 +174,12 @@ describe.each([
     await withApp({}, async (built) => {
       const token = await startAs(built, VICTIM);
       const statuses = await flood(built, 21_000);
-      // 10 starts a minute per address (DNS_LEAK_RATE_LIMIT), the rest refused.
-      expect(statuses).toEqual({ 201: 800, 429: 20_200 });
+      // 10 starts a minute per address (DNS_LEAK_RATE_LIMIT), the rest refused: 800 in one
+      // minute's window, up to twice that when the flood runs across a window's end.
+      expect(Object.keys(statuses).sort()).toEqual(['201', '429']);
+      expect(statuses[201]! + statuses[429]!).toBe(21_000);
+      expect(statuses[201]).toBeGreaterThanOrEqual(800);
+      expect(statuses[201]).toBeLessThanOrEqual(1600);
       expect((await built.app.request(`/api/dns-leak/${token}`, { peer: VICTIM })).status).toBe(200);
     });
   }, 60_000);
