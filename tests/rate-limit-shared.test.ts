@@ -169,7 +169,7 @@ describe.skipIf(sharedRedis.skip)('what Redis holds (RATE_LIMIT_SECRET)', () => 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const env = { RATE_LIMIT: '3', TRUST_PROXY: 'loopback', REDIS_URL: sharedRedis.get(), REDIS_PREFIX: uniquePrefix('no-secret') };
-      const said = () => warn.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('RATE_LIMIT_SECRET'));
+      const said = () => warn.mock.calls.map((c) => String(c[0])).filter((line) => line.startsWith('rate limit:') && line.includes('RATE_LIMIT_SECRET'));
       const a = await createTestApp(env);
       expect(said()).toEqual([expect.stringMatching(/^rate limit: RATE_LIMIT_SECRET is not set: .*counts will not be shared across machines .*until it is set$/)]);
       const b = await createTestApp(env);
@@ -269,6 +269,28 @@ describe('when Redis does not answer', () => {
       expect(await health.text()).toMatch(/^rate-limit: Redis \(127\.0\.0\.1:9\) does not answer, failing open/m);
     } finally {
       error.mockRestore();
+    }
+  });
+});
+
+describe('settings that must match across machines', () => {
+  it.skipIf(sharedRedis.skip)('logs once, naming both values, when another store on the same Redis has another prefix or limit', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const limits = { rateLimitSecret: SECRET, pageRateLimit: 120, portCheck: { perMinute: 10 }, dnsLeakRateLimit: 10 };
+    const [a, b] = [uniquePrefix('settings-a'), uniquePrefix('settings-b')].map((keyPrefix, i) => redisStore({
+      url: sharedRedis.get(), keyPrefix, secret: SECRET, shared: { ...limits, redisPrefix: keyPrefix, rateLimit: i === 0 ? 300 : 100 },
+    }));
+    try {
+      await vi.waitFor(() => {
+        const lines = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('shared settings:') && l.includes('settings-a') && l.includes('settings-b'));
+        expect(lines.some((l) => /RATE_LIMIT: (100 here, 300|300 here, 100) there/.test(l))).toBe(true);
+      }, { timeout: 5000 });
+      const said = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('shared settings:'));
+      expect(new Set(said).size).toBe(said.length);
+      expect(said.join('\n')).not.toContain(SECRET);
+    } finally {
+      await Promise.all([a!.close(), b!.close()]);
+      warn.mockRestore();
     }
   });
 });

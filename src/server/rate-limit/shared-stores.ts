@@ -12,6 +12,7 @@ import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:c
 import { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterClusterMaster, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { oneLine } from '../utils/log.ts';
+import { watchSharedSettings, type SharedConfig } from './shared-settings.ts';
 import { WINDOW_MS, WindowCounts, type RateLimitStore, type Verdict } from './memory-store.ts';
 
 /** The cluster limiter's name, shared by the workers and the primary that answers them. */
@@ -95,10 +96,12 @@ export interface RedisStoreOptions {
   keyPrefix: string;
   /** What keys are hashed with (RATE_LIMIT_SECRET): the same on every instance that is to share counts. */
   secret: string;
+  /** The settings every machine on this Redis must agree on, checked while the store is open (shared-settings.ts). */
+  shared?: SharedConfig;
 }
 
 /** Counts in Redis, for every process on every machine that points at it (REDIS_URL). */
-export function redisStore({ url, keyPrefix, secret }: RedisStoreOptions): RateLimitStore & { close(): Promise<void> } {
+export function redisStore({ url, keyPrefix, secret, shared }: RedisStoreOptions): RateLimitStore & { close(): Promise<void> } {
   // No offline queue and a command timeout: while Redis is away a request waits for nothing.
   const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: TIMEOUT_MS });
   // Reconnection errors repeat every retry; SharedStore logs the outage once instead.
@@ -107,15 +110,19 @@ export function redisStore({ url, keyPrefix, secret }: RedisStoreOptions): RateL
   const limiter = new RateLimiterRedis({ storeClient: client, keyPrefix, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_MS / 1000, rejectIfRedisNotReady: true });
   const key = createSecretKey(Buffer.from(secret, 'utf8'));
   const store = new SharedStore(`Redis (${new URL(url).host})`, (k) => limiter.consume(hashKey(key, k)), () => client.status === 'ready');
-  return Object.assign(store, { close: async () => { client.disconnect(); } });
+  const unwatch = shared ? watchSharedSettings(client, shared) : async () => {};
+  return Object.assign(store, { close: async () => { await unwatch(); client.disconnect(); } });
 }
 
 /** What the rate-limit stores are made from. */
 type StoreConfig = { redisUrl: string | undefined; redisPrefix: string; rateLimitSecret: string | undefined };
 
 /** Which store a process counts in: Redis when configured, else the primary with several workers, else memory. */
-export function createRateLimitStore(config: StoreConfig): RateLimitStore {
-  if (config.redisUrl) return redisStore({ url: config.redisUrl, keyPrefix: config.redisPrefix, secret: config.rateLimitSecret ?? drawnSecret() });
+export function createRateLimitStore(config: StoreConfig & LimitSettings): RateLimitStore {
+  if (config.redisUrl) {
+    const secret = config.rateLimitSecret ?? drawnSecret();
+    return redisStore({ url: config.redisUrl, keyPrefix: config.redisPrefix, secret, shared: { ...config, rateLimitSecret: config.rateLimitSecret } });
+  }
   return cluster.isWorker ? clusterStore() : new WindowCounts();
 }
 
