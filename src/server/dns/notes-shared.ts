@@ -10,6 +10,7 @@
  */
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../rate-limit/shared-stores.ts';
 import { oneLine } from '../utils/log.ts';
 import { MAX_RESOLVERS, MAX_TOKENS, MemoryNotes, TOKEN_TTL_MS, type NoteStore, type SeenResolver, type TokenNotes } from './notes.ts';
 import type { ResolverNote } from './server.ts';
@@ -164,7 +165,7 @@ export class RedisNotes implements NoteStore {
   constructor(url: string, keyPrefix: string, maxTokens = MAX_TOKENS) {
     this.#maxTokens = maxTokens;
     // As the rate limit's client: no offline queue, a command timeout, errors told once.
-    this.#client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: TIMEOUT_MS });
+    this.#client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     this.#client.on('error', () => {});
     this.#prefix = `${keyPrefix}:dns-leak:`;
     this.#host = new URL(url).host;
