@@ -215,9 +215,9 @@ describe('no raw address at rest', () => {
       }
       for (const prefix of ['81.2.69.0/24', '2001:4860:4860::/48', '8.8.8.0/24', '1.1.1.0/24']) expect(text).toContain(prefix);
       for (const ip of KNOWN) expect(text).not.toContain(ip);
-      // Corrections keep the network too (one per network and day), not the address.
+      // Corrections keep their voting unit too (one per unit and day; IPv6 by its /32), not the address.
       const kept = await sql`SELECT ip_prefix FROM ${sql(schema)}.analytics_corrections ORDER BY ip_prefix`;
-      expect(kept.map((r) => r.ip_prefix)).toEqual(['1.1.1.0/24', '2001:4860:4860::/48', '8.8.8.0/24', '81.2.69.0/24']);
+      expect(kept.map((r) => r.ip_prefix)).toEqual(['1.1.1.0/24', '2001:4860::/32', '8.8.8.0/24', '81.2.69.0/24']);
     } finally {
       await own.close();
       await sql.end();

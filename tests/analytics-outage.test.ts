@@ -3,10 +3,13 @@
  * this test's own (tests/support/throwaway-postgres.ts) is stopped and started again
  * while browsers keep looking up. Lookups stay 200 and as fast as before, /healthz says
  * the store is degraded, and once the database is back every queued row arrives; past
- * the queue's bound, rows are dropped and counted, never more than the bound kept.
+ * the queue's bound, rows are dropped and counted, never more than the bound kept. The
+ * outage is logged when it starts and when it ends. And a DATABASE_URL that cannot work
+ * shows on /healthz at start, before any lookup.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { startThrowawayPostgres, throwawayPostgres, type ThrowawayPostgres } from './support/throwaway-postgres.ts';
 
@@ -106,6 +109,8 @@ describe.skipIf(binaries.skip)('PostgreSQL outage during a burst', () => {
   it('keeps at most its bound while the database is down, counts the rest as dropped, and writes what it kept', async () => {
     const url = `${cluster.url}?search_path=bounded`;
     const server = await startTestServer({ DATABASE_URL: url, TRUST_PROXY: 'loopback', ANALYTICS_QUEUE_LIMIT: '500' });
+    const logged = vi.spyOn(console, 'error');
+    const lines = (pattern: RegExp) => logged.mock.calls.map((c) => String(c[0])).filter((line) => pattern.test(line));
     try {
       await burst(server, 10);
       await until(() => analyticsHealth(server), (h) => h.written === 10);
@@ -114,12 +119,48 @@ describe.skipIf(binaries.skip)('PostgreSQL outage during a burst', () => {
       expect(results.every((r) => r.status === 200)).toBe(true);
       const waiting = await until(() => analyticsHealth(server), (h) => h.state === 'degraded');
       expect(waiting).toMatchObject({ state: 'degraded', queued: 500, dropped: 300 });
+      // Said once when it starts, while it lasts: not only at shutdown, not on every retry.
+      await vi.waitFor(() => expect(lines(/^analytics: the postgres store fails \(.+\); rows wait in memory \(at most 500\) and are retried$/)).toHaveLength(1));
+      expect(lines(/store is back/)).toEqual([]);
       await cluster.start();
       const health = await until(() => analyticsHealth(server), (h) => h.queued === 0 && h.state === 'ok');
       expect(health).toMatchObject({ queued: 0, dropped: 300, written: 510 });
       expect(await countRows(url)).toBe(510);
+      expect(lines(/store is back/)).toEqual([expect.stringMatching(/^analytics: the postgres store is back after \d+ s: 500 rows kept and being written, 300 dropped$/)]);
+      expect(lines(/store fails/)).toHaveLength(1);
     } finally {
+      logged.mockRestore();
       await server.close();
     }
   }, 180_000);
+});
+
+describe('a DATABASE_URL that cannot work', () => {
+  it('makes /healthz say degraded within seconds of start, before any lookup, and logs it once', async () => {
+    // A local port nothing listens on: taken, then given back.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const logged = vi.spyOn(console, 'error');
+    const server = await startTestServer({ DATABASE_URL: `postgres://nobody:secret@127.0.0.1:${closed}/analytics` });
+    try {
+      const started = Date.now();
+      await vi.waitFor(async () => {
+        const text = await (await fetch(`${server.url}/healthz`)).text();
+        expect(text.split('\n')[0]).toBe('degraded');
+      }, { timeout: 5_000, interval: 50 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await analyticsHealth(server)).toMatchObject({ state: 'degraded', queued: 0, written: 0 });
+      const lines = logged.mock.calls.map((c) => String(c[0])).filter((line) => line.startsWith('analytics:'));
+      expect(lines).toEqual([expect.stringMatching(/^analytics: the postgres store fails \(.*ECONNREFUSED.*\); rows wait/)]);
+      // The password is not in the log line.
+      expect(lines.join('\n')).not.toContain('secret');
+    } finally {
+      logged.mockRestore();
+      await server.close();
+    }
+  }, 30_000);
 });

@@ -2,8 +2,9 @@
  * POST /api/corrections over HTTP on the real databases. The caller's address comes from
  * X-Forwarded-For through a trusted loopback proxy, as behind a load balancer, so the
  * server has a public address to look up. Requests are the site's own page's unless a
- * test says otherwise: JSON, `Sec-Fetch-Site: same-origin`. The flood of one network is
- * tests/corrections-flood.test.ts.
+ * test says otherwise: JSON, `Sec-Fetch-Site: same-origin`, each from a network of its own
+ * that loaded the page first (a correction counts only then, once a day per network). The
+ * floods are tests/corrections-flood.test.ts.
  */
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from
 import { ApiErrorSchema } from '../src/lib/record.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { nearerSource } from '../src/server/handlers/corrections-api.ts';
-import type { CorrectionEvent } from '../src/lib/correction.ts';
+import type { CorrectionEvent, CorrectionVerdict } from '../src/lib/correction.ts';
 import type { ParsedIp } from '../src/lib/ip-address.ts';
 import { createAppServer, type AppServer } from '../src/server/server.ts';
 import { startTestServer } from './support/http-harness.ts';
@@ -21,7 +22,7 @@ import { startTestServer } from './support/http-harness.ts';
 let app: AppServer;
 let url: string;
 /** What reached the analytics store's recordCorrection (the real store, in a temporary SQLite file). */
-let recordSpy: MockInstance<(address: ParsedIp, event: CorrectionEvent) => void>;
+let recordSpy: MockInstance<(address: ParsedIp, event: CorrectionEvent, asn: string) => Promise<CorrectionVerdict>>;
 beforeAll(async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'corrections-'));
   app = await createAppServer(loadConfig({ HOST: '127.0.0.1', PORT: '0', TRUST_PROXY: 'loopback', DATA_DIR: dataDir, REVERSE_DNS: 'off' }), 'dist');
@@ -35,13 +36,32 @@ afterAll(async () => {
 });
 
 const MUNICH = { latitude: 48.13743, longitude: 11.57549 };
-const recorded = (): CorrectionEvent[] => recordSpy.mock.calls.map(([, event]) => event);
+/** The events the store kept (it answered recorded: true). */
+const recorded = (): CorrectionEvent[] => recordSpy.mock.calls
+  .filter((_, i) => (recordSpy.mock.settledResults[i]?.value as CorrectionVerdict | undefined)?.recorded === true)
+  .map(([, event]) => event);
 
 /** What the site's own page sends (src/stores/correction.ts, in a browser). */
 const SAME_ORIGIN = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
 
-/** Posts `body` as the site's page would; `headers` override (a value of null leaves a header out). */
-function correct(body: unknown, headers: Record<string, string | null> = {}, from = '8.8.8.8') {
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+/** The page's own lookup from `from`, as a browser sends it: recorded, so the network may correct afterwards. */
+async function visit(from: string): Promise<void> {
+  const res = await fetch(`${url}/api/lookup`, { headers: { 'user-agent': CHROME, 'sec-fetch-mode': 'cors', 'x-forwarded-for': from } });
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+}
+
+/** A /24 of Google's 8.8.0.0/16 (placed in the US) no test has used yet. */
+let last = 8;
+const freshNetwork = () => `8.8.${++last}.1`;
+
+/**
+ * Posts `body` as the site's page would, from a network of its own that loaded the page
+ * first unless told; `headers` override (a value of null leaves a header out).
+ */
+async function correct(body: unknown, headers: Record<string, string | null> = {}, from = freshNetwork(), visited = true) {
+  if (visited) await visit(from);
   const sent = Object.entries({ ...SAME_ORIGIN, 'x-forwarded-for': from, ...headers }).filter((e): e is [string, string] => e[1] !== null);
   return fetch(`${url}/api/corrections`, {
     method: 'POST',
@@ -54,7 +74,7 @@ function correct(body: unknown, headers: Record<string, string | null> = {}, fro
 describe('POST /api/corrections', () => {
   it("records the distance from the caller's IP-based place, its country and network, and never the address", async () => {
     const before = recorded().length;
-    const res = await correct(MUNICH);
+    const res = await correct(MUNICH, {}, '8.8.8.8');
     expect(res.status).toBe(202);
     const body = await res.json() as { recorded: boolean; correction: Record<string, unknown> };
     expect(body.recorded).toBe(true);
@@ -73,6 +93,31 @@ describe('POST /api/corrections', () => {
     expect(recordSpy.mock.calls.at(-1)![0]).toMatchObject({ version: 4 });
   });
 
+  it('answers a second correction from the same network that day as a duplicate (200), and keeps the first', async () => {
+    const from = freshNetwork();
+    expect((await correct(MUNICH, {}, from)).status).toBe(202);
+    const before = recorded().length;
+    // Another address of the same /24, the same day.
+    const res = await correct({ latitude: 0, longitude: 0 }, {}, from.replace(/\.1$/, '.77'));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ recorded: false, reason: 'duplicate', message: expect.stringMatching(/already sent a correction today/) });
+    expect(recorded()).toHaveLength(before);
+  });
+
+  it('answers a duplicate for another /48 of the same IPv6 /32 (a /48 is what one customer gets)', async () => {
+    expect((await correct(MUNICH, {}, '2001:4860:1::1')).status).toBe(202);
+    const res = await correct(MUNICH, {}, '2001:4860:ffff::1');
+    expect(await res.json()).toMatchObject({ recorded: false, reason: 'duplicate' });
+  });
+
+  it('answers a correction from a network that made no recorded lookup first as not recorded (no_lookup)', async () => {
+    const before = recorded().length;
+    const res = await correct(MUNICH, {}, freshNetwork(), false);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ recorded: false, reason: 'no_lookup', message: expect.stringMatching(/page load/) });
+    expect(recorded()).toHaveLength(before);
+  });
+
   it('refuses a body that names an address: only the caller is ever looked up', async () => {
     const res = await correct({ ...MUNICH, ip: '1.1.1.1' });
     expect(res.status).toBe(400);
@@ -85,7 +130,7 @@ describe('POST /api/corrections', () => {
     const before = recorded().length;
     const res = await correct(MUNICH, headers);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ recorded: false });
+    expect(await res.json()).toMatchObject({ recorded: false, reason: 'declined' });
     expect(recorded()).toHaveLength(before);
   });
 
@@ -99,7 +144,7 @@ describe('POST /api/corrections', () => {
     const before = recorded().length;
     const res = await correct(MUNICH, {}, '10.1.2.3');
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ recorded: false });
+    expect(await res.json()).toMatchObject({ recorded: false, reason: 'no_place' });
     expect(recorded()).toHaveLength(before);
   });
 
@@ -239,7 +284,8 @@ describe('POST /api/corrections past the rate limit', () => {
         headers: { ...SAME_ORIGIN, 'x-forwarded-for': '8.8.8.8' },
         body: new TextEncoder().encode(JSON.stringify(MUNICH)),
       });
-      expect((await post()).status).toBe(202);
+      // Answered (200, not recorded: this network loaded no page first), then limited.
+      expect((await post()).status).toBe(200);
       const refused = await post();
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).not.toBeNull();

@@ -26,7 +26,7 @@ describe('what a stored row holds, in words', () => {
   });
 
   it('names every field of a stored correction, and no field it does not have', () => {
-    const row = correctionRow(address, { distance_km: 1, country_code: 'DE', network_type: 'residential', nearer_source: 'tie' }, 0);
+    const row = correctionRow(address, { distance_km: 1, country_code: 'DE', network_type: 'residential', nearer_source: 'tie' }, 0, 'AS64500');
     expect(described('correction')).toEqual(Object.keys(row).sort());
   });
 

@@ -16,7 +16,7 @@ interface Props {
   /** The analytics tab's table texts (content/site/lookup-text.json). */
   text: AnalyticsText;
   /** This section's own texts (content/site/accuracy-copy.json, `selfReported`). */
-  copy: { heading: string; intro: string; none: string; unavailable: string };
+  copy: { heading: string; intro: string; none: string; rule: string; tooFew: string; unavailable: string };
 }
 
 type State = { status: 'loading' } | { status: 'loaded'; accuracy: Dashboard['accuracy'] } | { status: 'unavailable' };
@@ -30,13 +30,13 @@ export default function SelfReportedAccuracy({ text, copy }: Props) {
     });
     return () => { live = false; };
   }, []);
-  const tableText = { ...text, accuracyTitle: copy.heading, accuracyIntro: copy.intro, accuracyNone: copy.none };
+  const tableText = { ...text, accuracyTitle: copy.heading, accuracyIntro: `${copy.intro} ${copy.rule}`, accuracyNone: copy.none, accuracyTooFew: copy.tooFew };
   return (
     <div className="self-reported" data-testid="self-reported-accuracy" data-state={state.status} aria-live="polite">
       {state.status === 'loaded' ? <AccuracyTable accuracy={state.accuracy} text={tableText} level={3} /> : (
         <div className="card accuracy">
           <h3>{copy.heading}</h3>
-          <p className="analytics-intro">{copy.intro}</p>
+          <p className="analytics-intro">{copy.intro} {copy.rule}</p>
           {state.status === 'unavailable' && <p>{copy.unavailable}</p>}
         </div>
       )}

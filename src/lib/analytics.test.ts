@@ -65,8 +65,9 @@ describe('DashboardSchema: the /api/analytics answer as the browser reads it', (
     period: '30d', unit: 'day', from: '2026-02-14', to: '2026-03-15', previousFrom: '2026-01-15', previousTo: '2026-02-13',
     lookups: figure, networks: figure, vpnRate: figure, countries: [], activity: [],
     accuracy: {
-      corrections: 12, networks: 7, medianKm: 4.5, p90Km: 40,
-      byNetworkType: [{ networkType: 'mobile', corrections: 5, networks: 3, medianKm: 9, p90Km: null }],
+      corrections: 12, networks: 27, asns: 11, published: true, medianKm: 4.5, p90Km: 40,
+      minimum: { networks: 20, asns: 10 }, note: null,
+      byNetworkType: [{ networkType: 'mobile', corrections: 5, networks: 3, asns: 2, published: false, medianKm: null, p90Km: null }],
     },
     recent: null,
   };
@@ -85,8 +86,13 @@ describe('DashboardSchema: the /api/analytics answer as the browser reads it', (
     ['the overall correction count', { corrections: 'twelve' }],
     ['the overall network count', { networks: undefined }],
     ['the overall median', { medianKm: undefined }],
-    ['the correction count of a network type', { byNetworkType: [{ networkType: 'mobile', networks: 3, medianKm: 9, p90Km: null }] }],
-    ['the network count of a network type', { byNetworkType: [{ networkType: 'mobile', corrections: 5, medianKm: 9, p90Km: null }] }],
+    ['the overall ASN count', { asns: '11' }],
+    ['whether the figures are published', { published: undefined }],
+    ['the minimum they are published from', { minimum: { networks: 20 } }],
+    ['the note of unpublished figures', { note: undefined }],
+    ['the correction count of a network type', { byNetworkType: [{ networkType: 'mobile', networks: 3, asns: 2, published: false, medianKm: null, p90Km: null }] }],
+    ['the network count of a network type', { byNetworkType: [{ networkType: 'mobile', corrections: 5, asns: 2, published: false, medianKm: null, p90Km: null }] }],
+    ['whether a network type is published', { byNetworkType: [{ networkType: 'mobile', corrections: 5, networks: 3, asns: 2, medianKm: null, p90Km: null }] }],
   ])('rejects an answer lacking or mistyping %s', async (_n, change) => {
     vi.resetModules();
     const fresh = await import('./analytics.ts');

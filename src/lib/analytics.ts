@@ -85,17 +85,30 @@ export type Figure = z.infer<typeof FigureSchema>;
 
 /**
  * Accuracy from corrections, over networks, not rows: each network's own median distance
- * first, then the median and 90th percentile of those (src/server/storage/queries.ts).
+ * first, then the median and 90th percentile of those, each ASN's networks sharing one vote
+ * (src/server/storage/queries.ts). Published only from ACCURACY_MINIMUM on.
  */
 const AccuracyGroupSchema = z.object({
   corrections: z.number(),
-  /** Networks (IPv4 /24, IPv6 /48) the figures rest on. */
+  /** Networks (IPv4 /24, IPv6 /32) the figures rest on. */
   networks: z.number(),
+  /** Distinct ASNs among those networks. */
+  asns: z.number(),
+  /** Whether the group reaches ACCURACY_MINIMUM; when not, both figures are null. */
+  published: z.boolean(),
   /** Middle per-network distance (the lower middle one for an even count), km. */
   medianKm: z.nullable(z.number()),
   /** 90th percentile of the per-network distances by nearest rank, km. */
   p90Km: z.nullable(z.number()),
 });
+
+/**
+ * The fewest distinct networks and distinct ASNs a group of corrections must come from for
+ * its median and 90th percentile to be published: below it a few networks, or one provider's,
+ * could write the figure themselves. The counts of corrections, networks and ASNs are shown
+ * whatever they are.
+ */
+export const ACCURACY_MINIMUM = { networks: 20, asns: 10 } as const;
 
 /** One of the 10 most recent lookups, as only operators see it. */
 export const RecentLookupSchema = z.object({
@@ -128,6 +141,10 @@ export const DashboardSchema = z.object({
   activity: z.array(z.object({ start: z.string(), lookups: z.number() })),
   // z.extend, not a spread of `.shape`: a bundler keeps a spread (it may run getters), and zod with it.
   accuracy: z.extend(AccuracyGroupSchema, {
+    /** The ACCURACY_MINIMUM this server publishes from. */
+    minimum: z.object({ networks: z.number(), asns: z.number() }),
+    /** Unpublished: why, in words ("Not enough corrections yet: ..."); null when published. */
+    note: z.nullable(z.string()),
     byNetworkType: z.array(z.extend(AccuracyGroupSchema, { networkType: z.string() })),
   }),
   /** The 10 most recent lookups; null when this caller may not see them. */

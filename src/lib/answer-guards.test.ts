@@ -83,7 +83,7 @@ const fullRecord = () => {
   return { ...answer, device: { browser: 'Firefox', os: 'Linux', device: 'Desktop', userAgent: 'Mozilla/5.0', bot: false },
     webrtc: [{ ip: '198.51.100.7', ip_version: 'ipv4', kind: 'leak' }] };
 };
-const GROUP = { corrections: 3, networks: 2, medianKm: 12.5, p90Km: null };
+const GROUP = { corrections: 3, networks: 2, asns: 1, published: true, medianKm: 12.5, p90Km: null };
 const FIGURE = { value: 10, previous: null, change: 0.25 };
 
 const CASES: Array<[string, Guard<unknown>, Schema, unknown[]]> = [
@@ -108,7 +108,7 @@ const CASES: Array<[string, Guard<unknown>, Schema, unknown[]]> = [
     period: '7d', unit: 'day', from: '2026-11-20', to: '2026-11-27', previousFrom: '2026-11-13', previousTo: '2026-11-20',
     lookups: FIGURE, networks: FIGURE, vpnRate: FIGURE,
     countries: [{ code: 'DE', name: 'Germany', lookups: 4, share: 0.4 }], activity: [{ start: '2026-11-20', lookups: 4 }],
-    accuracy: { ...GROUP, byNetworkType: [{ networkType: 'mobile', ...GROUP }] },
+    accuracy: { ...GROUP, minimum: { networks: 20, asns: 10 }, note: null, byNetworkType: [{ networkType: 'mobile', ...GROUP }] },
     recent: [{ network: '192.0.2.x', city: 'Berlin', region: 'Berlin', country: 'Germany', countryCode: 'DE', vpnDetected: false, riskLevel: 'low', networkType: 'residential', at: '2026-11-27T01:00:00Z' }],
   }]],
   ['a bulk answer', guards.isBulkResponse, BulkResponseSchema, [{ count: 2, results: [

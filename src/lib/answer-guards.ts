@@ -104,7 +104,7 @@ export const isDnsLeakResult = object<DnsLeakResult>({
 
 const isFigure = object<Figure>({ value: isNullableNumber, previous: isNullableNumber, change: isNullableNumber });
 /** The fields of an accuracy group (AccuracyGroupSchema in analytics.ts). */
-const ACCURACY_GROUP = { corrections: isNumber, networks: isNumber, medianKm: isNullableNumber, p90Km: isNullableNumber };
+const ACCURACY_GROUP = { corrections: isNumber, networks: isNumber, asns: isNumber, published: isBoolean, medianKm: isNullableNumber, p90Km: isNullableNumber };
 type Accuracy = Dashboard['accuracy'];
 
 /** GET /api/analytics. */
@@ -115,6 +115,8 @@ export const isDashboard = object<Dashboard>({
   activity: arrayOf(object<Dashboard['activity'][number]>({ start: isString, lookups: isNumber })),
   accuracy: object<Accuracy>({
     ...ACCURACY_GROUP,
+    minimum: object<Accuracy['minimum']>({ networks: isNumber, asns: isNumber }),
+    note: isNullableString,
     byNetworkType: arrayOf(object<Accuracy['byNetworkType'][number]>({ networkType: isString, ...ACCURACY_GROUP })),
   }),
   recent: nullable(arrayOf(object<RecentLookup>({

@@ -22,10 +22,18 @@ export interface CorrectionEvent {
 }
 
 /**
+ * What became of a correction: kept, or why not: a second one from the network that day
+ * (`duplicate`), no recorded page lookup from it shortly before (`no_lookup`), or analytics
+ * off or too far behind to take it (`unavailable`).
+ */
+export type CorrectionVerdict = { recorded: true } | { recorded: false; reason: 'duplicate' | 'no_lookup' | 'unavailable' };
+
+/**
  * Whatever keeps correction events (the analytics store). It is given the caller's address
- * only to cut it to its network (IPv4 /24, IPv6 /48): one correction per network and UTC day
- * counts, so one client cannot outvote the others by sending many.
+ * only to cut it to its voting unit (IPv4 /24, IPv6 /32) and the caller's ASN: one
+ * correction per unit and UTC day counts, only after a recorded lookup from it, and each
+ * ASN has one vote in the published figures, so one client cannot outvote the others.
  */
 export interface CorrectionRecorder {
-  recordCorrection(address: ParsedIp, event: CorrectionEvent): void;
+  recordCorrection(address: ParsedIp, event: CorrectionEvent, asn: string): Promise<CorrectionVerdict>;
 }

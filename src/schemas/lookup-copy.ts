@@ -164,6 +164,7 @@ export const lookupTextSchema = z.strictObject({
     activityValues: text('Disclosure with the chart\'s values as a table'), activityUnit: text('Column of the values table'),
     accuracyTitle: text('Heading of the measured accuracy'), accuracyIntro: text('Where the accuracy figures come from'),
     accuracyNone: text('No corrections in the period'), accuracyAll: text('Row of all network types'),
+    accuracyTooFew: template('Too few networks or providers to publish figures: {minNetworks}, {minAsns} (the minimum), {networks}, {asns} (this period)'),
     accuracyCounts: template('Under each row\'s name: what its figures rest on, {corrections} and {networks}'),
     networkTypes: z.strictObject({
       residential: text('Home broadband'), mobile: text('Mobile carriers'), business: text("Companies' own networks"),

@@ -225,6 +225,8 @@ export const accuracyCopySchema = z.strictObject({
     heading: text("Heading of visitors' self-reported accuracy (their corrections, last 30 days)"),
     intro: text('What a correction keeps, and why the figures lean towards larger errors'),
     none: text('Shown when no visitor corrected a place in the period'),
+    rule: text('Which corrections count and when figures are published, in plain words (src/server/storage/analytics.ts, queries.ts)'),
+    tooFew: template('Shown instead of figures below the minimum: {minNetworks}, {minAsns}, {networks}, {asns}'),
     unavailable: text('Shown when the server records no corrections (analytics off) or the figures cannot be read'),
   }),
   cellsCaption: text('Caption of the per-evidence table'),

@@ -1,7 +1,8 @@
 /**
  * The analytics tab in a real Chromium: nothing loads until the tab opens, the figures
  * are the server's, a period switch asks again, the CSV export downloads the masked
- * rows, the measured accuracy counts networks, not corrections, the public sees no recent
+ * rows, the measured accuracy counts networks, not corrections, and below its minimum says
+ * there are not enough corrections yet instead of a figure, the public sees no recent
  * lookups, empty and failed answers show the empty state, and axe finds nothing. Headless Chromium is a bot to isbot, so the browser's own visits
  * are not recorded: the rows are the ones seeded here.
  */
@@ -23,18 +24,19 @@ beforeAll(async () => {
     const res = await fetch(`${server.url}/api/lookup`, { headers: { 'user-agent': UA, 'sec-fetch-mode': 'cors', 'x-forwarded-for': ip } });
     expect(res.status).toBe(200);
   }
-  // Each visitor corrects their place as the site's page posts it: the two of one /24 are one network, the later one kept.
-  for (const [ip, latitude] of [[VISITORS[0]!, 50], [VISITORS[1]!, 52], [VISITORS[2]!, 40]] as const) {
+  // Each visitor corrects their place as the site's page posts it: the two of one /24 are one
+  // network, the first one kept and the second answered as a duplicate.
+  for (const [ip, latitude, status] of [[VISITORS[0]!, 50, 202], [VISITORS[1]!, 52, 200], [VISITORS[2]!, 40, 202]] as const) {
     const res = await fetch(`${server.url}/api/corrections`, {
       method: 'POST', headers: { 'x-forwarded-for': ip, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }, body: JSON.stringify({ latitude, longitude: 0 }),
     });
-    expect(res.status).toBe(202);
+    expect(res.status).toBe(status);
   }
-  // The queue writes off the request path: wait until /healthz counts all six rows written.
+  // The queue writes off the request path: wait until /healthz counts all five rows written.
   for (let tries = 0; ; tries++) {
     const health = await (await fetch(`${server.url}/healthz`, { headers: { accept: 'application/json' } })).json() as { parts: { analytics: { written: number; queued: number } } };
-    if (health.parts.analytics.written === 6 && health.parts.analytics.queued === 0) break;
-    if (tries === 200) throw new Error(`the analytics queue never wrote the six rows: ${JSON.stringify(health.parts.analytics)}`);
+    if (health.parts.analytics.written === 5 && health.parts.analytics.queued === 0) break;
+    if (tries === 200) throw new Error(`the analytics queue never wrote the five rows: ${JSON.stringify(health.parts.analytics)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 });
@@ -83,16 +85,13 @@ describe('for the operator (loopback)', () => {
     await context.close();
   });
 
-  it('shows the measured accuracy over networks, with the networks each figure rests on and the method', async () => {
+  it('says there are not enough corrections yet, with the networks and providers they come from, and shows no figure', async () => {
     const { context, page } = await open(server.url);
     await page.getByRole('tab', { name: 'Analytics' }).click();
     const accuracy = page.locator('.accuracy');
-    await accuracy.locator('table').waitFor();
-    expect(await accuracy.locator('thead th').allTextContents()).toEqual(['Network', 'Median', '90th percentile']);
-    // Each row says what its figures rest on (the two of one /24 count once).
-    const all = await accuracy.locator('tbody tr').first().locator('th').innerText();
-    expect(all.split(/\s*\n\s*/)).toEqual(['All networks', 'Corrections: 2, networks: 2']);
-    expect(await accuracy.getByText(/^Each network \(an IPv4 \/24 or IPv6 \/48\) counts once/).isVisible()).toBe(true);
+    // The two of one /24 count once: two networks, far below the minimum of 20 networks of 10 providers.
+    await accuracy.getByText(/^Not enough corrections yet: figures are shown once corrections come from at least 20 networks of at least 10 different providers\. This period has 2 networks of 2 providers\.$/).waitFor();
+    expect(await accuracy.locator('table').count()).toBe(0);
     await context.close();
   });
 

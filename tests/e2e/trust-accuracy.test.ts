@@ -4,20 +4,25 @@
  * (written by `npm run bench:accuracy`; tests/accuracy-bench.test.ts checks it is the bench's
  * output), each in its row and column, with the date and the number of probes; beside them,
  * visitors' own corrections, labelled as self-reported, as the analytics store computed them
- * over networks, with the networks they rest on and the method in one sentence.
+ * over networks, with the networks they rest on and the method in one sentence, the rule of
+ * which corrections count in words, and no figure below the minimum of networks and providers.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { formatCount, formatKm, formatShare } from '../../src/lib/content/display.ts';
 import type { AccuracyFigures } from '../../bench/accuracy/measure.ts';
-import { formatKm as formatDistance } from '../../src/lib/analytics-format.ts';
+import { ACCURACY_MINIMUM, type Dashboard } from '../../src/lib/analytics.ts';
+import { fillTemplate } from '../../src/lib/fill-template.ts';
+import { engineFrom } from '../../src/server/lookup/engine.ts';
+import { openSources } from '../../src/server/lookup/sources.ts';
 import { launchBrowser, startServer, VISITOR, type RunningServer } from '../support/browser-harness.ts';
+import { honestVisitors } from '../support/honest-visitors.ts';
 
 const [figures] = JSON.parse(readFileSync('content/site/accuracy.json', 'utf8')) as AccuracyFigures[];
 const copy = JSON.parse(readFileSync('content/site/accuracy-copy.json', 'utf8'))[0] as {
   rows: Record<string, string>; cells: Record<string, string>; noRadius: string; cellsCaption: string; chartCaption: string;
-  selfReported: { heading: string; none: string; unavailable: string };
+  selfReported: { heading: string; none: string; rule: string; tooFew: string; unavailable: string };
 };
 const tableText = (JSON.parse(readFileSync('content/site/lookup-text.json', 'utf8')) as { analytics: { accuracyMethod: string; networkTypes: Record<string, string> } }[])[0]!.analytics;
 
@@ -80,8 +85,15 @@ describe('the accuracy figures on /trust', () => {
 
 describe("visitors' self-reported accuracy on /trust", () => {
   const section = () => page.getByTestId('self-reported-accuracy');
-  /** A visitor from `ip` (through the trusted loopback proxy) corrects their place, as the site's own page posts it. */
+  /**
+   * A visitor from `ip` (through the trusted loopback proxy) loads the page's lookup, as a
+   * browser does, then corrects their place, as the site's own page posts it.
+   */
   const correct = async (ip: string, latitude: number, longitude: number) => {
+    const lookup = await fetch(server.url + '/api/lookup', {
+      headers: { 'x-forwarded-for': ip, 'sec-fetch-mode': 'cors', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36' },
+    });
+    expect(lookup.status).toBe(200);
     const res = await fetch(server.url + '/api/corrections', {
       method: 'POST',
       headers: { 'x-forwarded-for': ip, 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
@@ -90,39 +102,49 @@ describe("visitors' self-reported accuracy on /trust", () => {
     expect(res.status).toBe(202);
     return ((await res.json()) as { correction: { distance_km: number; network_type: string } }).correction;
   };
+  /** Reloads /trust until the section shows `text` (the store writes in batches off the request path). */
+  const showsEventually = (text: string) => expect.poll(async () => {
+    await page.reload();
+    await section().scrollIntoViewIfNeeded();
+    await page.waitForSelector('[data-testid="self-reported-accuracy"]:is([data-state="loaded"], [data-state="unavailable"])');
+    return section().getByText(text).isVisible();
+  }, { timeout: 15_000 }).toBe(true);
 
-  it('says so while no visitor has corrected a place', async () => {
+  it('says so while no visitor has corrected a place, and says which corrections count', async () => {
     await section().scrollIntoViewIfNeeded();
     await page.waitForSelector('[data-testid="self-reported-accuracy"][data-state="loaded"]');
     await expect(section().getByRole('heading', { level: 3 }).textContent()).resolves.toBe(copy.selfReported.heading);
     await expect(section().getByText(copy.selfReported.none).isVisible()).resolves.toBe(true);
+    await expect(section().getByText(copy.selfReported.rule).isVisible()).resolves.toBe(true);
     await expect(section().getByRole('table').count()).resolves.toBe(0);
   });
 
-  it("shows the corrections' count, their networks and distances, as recorded, once there are some", async () => {
-    // Three networks of one type; the visitor's network corrects twice, and its later correction replaces the first.
-    await correct(VISITOR, 52.52, 13.405);
-    const made = [await correct(VISITOR, 48.137, 11.575), await correct('2001:4860:4860::8888', 40.713, -74.006), await correct('31.13.64.1', 51.507, -0.128)];
-    expect(new Set(made.map((c) => c.network_type)).size).toBe(1);
-    const distances = made.map((c) => c.distance_km).sort((a, b) => a - b);
-    // The store writes in batches off the request path: reload until the figures are there.
-    await expect.poll(async () => {
-      await page.reload();
-      await section().scrollIntoViewIfNeeded();
-      await page.waitForSelector('[data-testid="self-reported-accuracy"]:is([data-state="loaded"], [data-state="unavailable"])');
-      return section().getByRole('table').count();
-    }, { timeout: 15_000 }).toBe(1);
-    // Each row: its name (the network type in words), what it rests on, the median and 90th percentile.
+  it('states the minimum the figures are published from, in the words visitors read', () => {
+    expect(copy.selfReported.rule).toContain(`at least ${ACCURACY_MINIMUM.networks} networks of at least ${ACCURACY_MINIMUM.asns} different providers`);
+  });
+
+  it('says there are not enough corrections yet below the minimum, and shows no figure', async () => {
+    await correct(VISITOR, 48.137, 11.575);
+    await correct('2001:4860:4860::8888', 40.713, -74.006);
+    await correct('31.13.64.1', 51.507, -0.128);
+    // What the section reads from: three networks, of as many providers as the databases name.
+    await expect.poll(async () => ((await (await fetch(server.url + '/api/analytics?period=30d')).json()) as Dashboard).accuracy,
+      { timeout: 15_000 }).toMatchObject({ networks: 3, published: false });
+    const { asns } = ((await (await fetch(server.url + '/api/analytics?period=30d')).json()) as Dashboard).accuracy;
+    const words = fillTemplate(copy.selfReported.tooFew, { minNetworks: '20', minAsns: '10', networks: '3', asns: String(asns) });
+    await showsEventually(words);
+    await expect(section().getByRole('table').count()).resolves.toBe(0);
+  });
+
+  it("shows the corrections' count, their networks and distances once they come from enough networks and providers", async () => {
+    const honest = honestVisitors(engineFrom((await openSources()).sources), ACCURACY_MINIMUM.networks);
+    for (const v of honest) await correct(v.ip, v.latitude, v.longitude);
+    const total = ACCURACY_MINIMUM.networks + 3;
+    await showsEventually(`Corrections: ${total}, networks: ${total}`);
     const rows = await section().locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].flatMap((c) =>
       (c as HTMLElement).innerText.split(/\s*\n\s*/))));
-    // Median of three networks is the middle one; the 90th percentile by nearest rank is the largest.
-    const km = (value: number) => `${formatDistance(value)} km`;
-    const typeName = tableText.networkTypes[made[0]!.network_type];
-    expect(typeName).toBeTruthy();
-    expect(rows).toEqual([
-      ['All networks', 'Corrections: 3, networks: 3', km(distances[1]!), km(distances[2]!)],
-      [typeName, 'Corrections: 3, networks: 3', km(distances[1]!), km(distances[2]!)],
-    ]);
+    // The overall row: its name, what it rests on, a median and a 90th percentile in km.
+    expect(rows[0]).toEqual(['All networks', `Corrections: ${total}, networks: ${total}`, expect.stringMatching(/ km$/), expect.stringMatching(/ km$/)]);
     await expect(section().getByText(tableText.accuracyMethod).isVisible()).resolves.toBe(true);
-  });
+  }, 60_000);
 });

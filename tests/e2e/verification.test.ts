@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { AS_VISITOR, hydrated, launchBrowser, startServer, visitorRecord, type RunningServer } from '../support/browser-harness.ts';
 
+/** A browser's User-Agent (headless Chromium's names it a bot). */
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
+
 let server: RunningServer;
 let browser: Browser;
 let timezoneId: string | undefined;
@@ -83,6 +86,9 @@ describe('the verification tab', () => {
     await page.keyboard.press('ArrowUp');
     await expect(first.getAttribute('aria-selected')).resolves.toBe('true');
 
+    // A correction counts only after a recorded lookup from the visitor's network; headless
+    // Chromium is a bot to isbot, so its page load was not recorded: the lookup a browser's is.
+    await fetch(`${server.url}/api/lookup`, { headers: { ...AS_VISITOR, 'user-agent': BROWSER_UA, 'sec-fetch-mode': 'cors' } });
     const reported = page.waitForRequest((r) => r.url().endsWith('/api/corrections') && r.method() === 'POST');
     const answered = page.waitForResponse((r) => r.url().endsWith('/api/corrections') && r.request().method() === 'POST');
     await page.keyboard.press('Enter');

@@ -21,6 +21,8 @@ export interface HonestVisitor {
   distanceKm: number;
   networkType: string;
   countryCode: string;
+  /** The ASN the lookup names, as the correction keeps it. */
+  asn: string;
 }
 
 /** The first `count` probes that the engine places, from `count` distinct /24s. */
@@ -37,7 +39,7 @@ export function honestVisitors(engine: Engine, count: number): HonestVisitor[] {
     visitors.push({
       ip: probe.ip, latitude: probe.lat, longitude: probe.lon, ipPrefix: prefix,
       distanceKm: Math.round(haversineKm(data.latitude, data.longitude, probe.lat, probe.lon) * 10) / 10,
-      networkType: data.network_type, countryCode: data.country_code,
+      networkType: data.network_type, countryCode: data.country_code, asn: data.asn,
     });
   }
   if (visitors.length < count) throw new Error(`only ${visitors.length} probes have a place, ${count} asked`);

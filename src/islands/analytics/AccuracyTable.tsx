@@ -10,7 +10,7 @@ import { fillTemplate } from '../../lib/fill-template.ts';
 import type { AnalyticsText } from './text.ts';
 
 type Accuracy = Dashboard['accuracy'];
-type Group = Omit<Accuracy, 'byNetworkType'>;
+type Group = Omit<Accuracy['byNetworkType'][number], 'networkType'>;
 
 /** `level`: heading level of the title (4 inside the analytics tab, 3 under a page section). */
 export function AccuracyTable({ accuracy, text, level = 4 }: { accuracy: Accuracy; text: AnalyticsText; level?: 3 | 4 }) {
@@ -25,7 +25,12 @@ export function AccuracyTable({ accuracy, text, level = 4 }: { accuracy: Accurac
     <div className="card accuracy">
       <Heading>{text.accuracyTitle}</Heading>
       <p className="analytics-intro">{text.accuracyIntro}</p>
-      {accuracy.corrections === 0 ? <p>{text.accuracyNone}</p> : (
+      {accuracy.corrections === 0 ? <p>{text.accuracyNone}</p> : !accuracy.published ? (
+        <p className="accuracy-too-few">{fillTemplate(text.accuracyTooFew, {
+          minNetworks: formatCount(accuracy.minimum.networks), minAsns: formatCount(accuracy.minimum.asns),
+          networks: formatCount(accuracy.networks), asns: formatCount(accuracy.asns),
+        })}</p>
+      ) : (
         <>
           <table>
             <thead>

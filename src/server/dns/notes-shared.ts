@@ -14,7 +14,7 @@
 import cluster from 'node:cluster';
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { hashKey } from '../rate-limit/shared-stores.ts';
+import { hashKey, REDIS_COMMAND_TIMEOUT_MS } from '../rate-limit/shared-stores.ts';
 import { oneLine } from '../utils/log.ts';
 import { MAX_RESOLVERS, MAX_TOKENS, MAX_TOKENS_PER_CLIENT, MemoryNotes, TOKEN_TTL_MS, type NoteStore, type SeenResolver, type TokenNotes } from './notes.ts';
 import type { ResolverNote } from './server.ts';
@@ -196,7 +196,7 @@ export class RedisNotes implements NoteStore {
     this.#perClient = perClient;
     this.#secret = createSecretKey(secret ? Buffer.from(secret, 'utf8') : randomBytes(32));
     // As the rate limit's client: no offline queue, a command timeout, errors told once.
-    this.#client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: TIMEOUT_MS });
+    this.#client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
     this.#client.on('error', () => {});
     this.#prefix = `${keyPrefix}:dns-leak:`;
     this.#host = new URL(url).host;

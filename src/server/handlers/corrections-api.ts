@@ -3,19 +3,24 @@
  * only that city's coordinates, `{ "latitude", "longitude" }`; the server looks up the
  * caller's own address (never one the body names) and records how far the IP-based place
  * was from the chosen city, the country and network type, and which city source was
- * nearer (src/lib/correction.ts), kept once per network and UTC day (storage/plan.ts). The
- * address itself is never recorded, and with `Sec-GPC: 1` or `DNT: 1` nothing is.
+ * nearer (src/lib/correction.ts), with the caller's voting unit (IPv4 /24, IPv6 /32) and
+ * ASN (storage/event.ts). The address itself is never recorded, and with `Sec-GPC: 1` or
+ * `DNT: 1` nothing is. One correction per unit and UTC day is kept, the first, and only
+ * from a unit whose page lookup was recorded shortly before (storage/analytics.ts).
  *
  * The figures these feed are public, so only the site's own pages may post: a JSON body
  * (415 otherwise), and from a browser a same-origin context (`Sec-Fetch-Site`, 403 for any
  * other). No answer here carries CORS, and the preflight grants nothing: another
  * site's page can neither send a JSON body here nor read an answer. Answers 202
- * `{ recorded: true, correction }` or 200 `{ recorded: false, reason }`; a bad body is a
- * 400 (tests/corrections-api.test.ts).
+ * `{ recorded: true, correction }`, or 200 `{ recorded: false, reason, message }` when the
+ * request was fine but nothing is kept: `reason` is `declined` (GPC/DNT), `no_place`,
+ * `duplicate` (the network already corrected today: 200, not 409, since the visitor did
+ * nothing wrong and the page has nothing to retry), `no_lookup` or `unavailable`, and
+ * `message` says it in words. A bad body is a 400 (tests/corrections-api.test.ts).
  */
 import * as z from 'zod/mini';
 import { haversineKm } from '../../lib/confidence.ts';
-import type { CorrectionEvent, CorrectionRecorder } from '../../lib/correction.ts';
+import type { CorrectionEvent, CorrectionRecorder, CorrectionVerdict } from '../../lib/correction.ts';
 import { BodyTooLarge, describeIssue, json, jsonError, mapAnswer, methodNotAllowed, readJson, timedLookup, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine, SourcePlace } from '../lookup/engine.ts';
 
@@ -47,7 +52,17 @@ export function declinesTracking(headers: AppRequest['headers']): boolean {
   return headers.get('sec-gpc')?.trim() === '1' || headers.get('dnt')?.trim() === '1';
 }
 
-const notRecorded = (reason: string): AppResponse => json(200, { recorded: false, reason });
+type NotRecorded = 'declined' | 'no_place' | Exclude<CorrectionVerdict, { recorded: true }>['reason'];
+
+const NOT_RECORDED: Record<NotRecorded, string> = {
+  declined: 'Your browser asked not to be tracked (Sec-GPC or DNT), so nothing was recorded.',
+  no_place: 'Your address has no IP-based place to compare with, so nothing was recorded.',
+  duplicate: 'Your network has already sent a correction today; the first one of the day counts, so this one was not recorded.',
+  no_lookup: 'A correction counts only after this site showed your network its place (a page load) within the last hour, so nothing was recorded.',
+  unavailable: 'The server cannot take corrections right now, so nothing was recorded.',
+};
+
+const notRecorded = (reason: NotRecorded): AppResponse => json(200, { recorded: false, reason, message: NOT_RECORDED[reason] });
 
 /** Whether a Content-Type names JSON (`application/json`, any parameters, any case). */
 function isJsonType(contentType: string | null): boolean {
@@ -61,7 +76,7 @@ function isJsonType(contentType: string | null): boolean {
  * so a request without it (a site served over plain HTTP, an older browser, a script) is let
  * through: the JSON rule below already keeps other sites' pages out, since a JSON body from
  * another origin needs a preflight this route never grants. A script can claim either
- * header; it is one network's vote a day all the same (storage/plan.ts).
+ * header; it is one unit's correction a day all the same, and one ASN's vote (storage/queries.ts).
  */
 function refusal(headers: AppRequest['headers']): AppResponse | undefined {
   const site = headers.get('sec-fetch-site')?.trim().toLowerCase();
@@ -101,12 +116,12 @@ export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorde
     if (!('value' in body)) return body;
     const parsed = CorrectionBodySchema.safeParse(body.value);
     if (!parsed.success) return jsonError(400, 'invalid_request', describeIssue(parsed.error));
-    if (declinesTracking(req.headers)) return notRecorded('Your browser asked not to be tracked (Sec-GPC or DNT), so nothing was recorded.');
+    if (declinesTracking(req.headers)) return notRecorded('declined');
     const { latitude, longitude } = parsed.data;
     const address = req.clientAddress;
     const data = address && timedLookup(engine, req.clientIp)?.result.data;
     if (!address || !data || data.reserved || data.country_code === 'Unknown') {
-      return notRecorded('Your address has no IP-based place to compare with, so nothing was recorded.');
+      return notRecorded('no_place');
     }
     const event: CorrectionEvent = {
       distance_km: km(data.latitude, data.longitude, latitude, longitude),
@@ -114,8 +129,8 @@ export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorde
       network_type: data.network_type,
       nearer_source: nearerSource(engine.sourcePlaces(req.clientIp), latitude, longitude),
     };
-    recorder.recordCorrection(address, event);
-    return json(202, { recorded: true, correction: event });
+    const verdict = await recorder.recordCorrection(address, event, data.asn);
+    return verdict.recorded ? json(202, { recorded: true, correction: event }) : notRecorded(verdict.reason);
   }
 
   const answer = (req: AppRequest): AppResponse | Promise<AppResponse> => {

@@ -17,8 +17,18 @@ import { WINDOW_MS, WindowCounts, type RateLimitStore, type Verdict } from './me
 
 /** The cluster limiter's name, shared by the workers and the primary that answers them. */
 const CLUSTER_PREFIX = 'ratelimit';
-/** How long a worker waits for the primary, or a request for Redis, before failing open. */
+/** How long a worker waits for the primary before failing open. */
 const TIMEOUT_MS = 500;
+/**
+ * How long a request waits for a Redis command before failing open, ms: what a Redis that
+ * hangs (a stopped process keeps its socket open) costs each request at most
+ * (tests/redis-timeout.test.ts). A Redis that refuses, or is not connected, costs nothing:
+ * commands are refused at once. Not shorter: a Redis next to the server answers in well
+ * under a millisecond, but the first command after a connect loads the Lua script (two round
+ * trips), and a busy event loop runs the timer before the answer's callback; at 50 ms, one
+ * run in four of tests/rate-limit-shared.test.ts failed open spuriously on a loaded machine.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 100;
 /** Bytes of the keyed hash kept in a Redis key: 128 bits, 22 characters of base64url. */
 const HASH_BYTES = 16;
 
@@ -103,7 +113,7 @@ export interface RedisStoreOptions {
 /** Counts in Redis, for every process on every machine that points at it (REDIS_URL). */
 export function redisStore({ url, keyPrefix, secret, shared }: RedisStoreOptions): RateLimitStore & { close(): Promise<void> } {
   // No offline queue and a command timeout: while Redis is away a request waits for nothing.
-  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: TIMEOUT_MS });
+  const client = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   // Reconnection errors repeat every retry; SharedStore logs the outage once instead.
   client.on('error', () => {});
   // Redis only counts: each key's limit is compared in limit.ts, so none is set here.

@@ -1,18 +1,29 @@
 /**
- * Analytics as the rest of the server sees it: record a lookup or a correction (never
- * waiting), read the dashboard of a period, report health, flush at shutdown. Wires the
+ * Analytics as the rest of the server sees it: record a lookup (never waiting) or a
+ * correction, read the dashboard of a period, report health, flush at shutdown. Wires the
  * store (SQLite under DATA_DIR, or PostgreSQL with DATABASE_URL), the write-behind queue
- * and the daily retention job. The store is opened lazily and reopened after a failure,
- * so a database that is down at start or later only delays writes (up to the queue's
- * bound) and makes the dashboard answer 503.
+ * and the daily retention job. The store is opened (and migrated) at start, so a wrong
+ * DATABASE_URL shows on /healthz within seconds, and reopened after a failure, so a
+ * database that is down at start or later only delays writes (up to the queue's bound) and
+ * makes the dashboard answer 503. An outage is logged when it starts and when it ends, with
+ * the rows kept and dropped meanwhile.
+ *
+ * Corrections: one per voting unit (storage/event.ts) and UTC day, and only from a unit
+ * that made a recorded lookup shortly before (queries.ts: LOOKUP_PROOF_MS); a second one is
+ * answered as a duplicate, one without a lookup as such. The accuracy figures are published
+ * only from ACCURACY_MINIMUM networks and ASNs on (src/lib/analytics.ts).
  */
-import { DAY_MS, countChange, maskedNetwork, periodWindow, rateChange, type Dashboard, type Period } from '../../lib/analytics.ts';
-import type { CorrectionEvent, CorrectionRecorder } from '../../lib/correction.ts';
+import { ACCURACY_MINIMUM, DAY_MS, countChange, maskedNetwork, periodWindow, rateChange, type Dashboard, type Period } from '../../lib/analytics.ts';
+import type { CorrectionEvent, CorrectionRecorder, CorrectionVerdict } from '../../lib/correction.ts';
 import type { ParsedIp } from '../../lib/ip-address.ts';
 import type { IpInfo } from '../../lib/record.ts';
-import { correctionRow, lookupRow, mayRecord } from './event.ts';
+import { BoundedMap } from '../utils/bounded-map.ts';
+import { oneLine } from '../utils/log.ts';
+import { correctionRow, lookupRow, mayRecord, unitKey } from './event.ts';
+import { dayOf } from './plan.ts';
+import { LOOKUP_PROOF_MS } from './queries.ts';
 import { RecordingQueue, type QueueOptions, type QueueState } from './queue.ts';
-import type { AnalyticsStore, Batch, PeriodFigures, StoredLookup } from './types.ts';
+import type { AccuracyFigures, AnalyticsStore, Batch, CorrectionCheck, PeriodFigures, StoredLookup } from './types.ts';
 
 export interface AnalyticsConfig {
   /** false: nothing is recorded and the dashboard is not served. */
@@ -27,9 +38,14 @@ export interface AnalyticsConfig {
 
 /** What /healthz shows about analytics. */
 export type AnalyticsHealth = Omit<QueueState, 'state'> & {
-  /** ok: writes succeed; degraded: the store fails and the queue retries; off: analytics disabled. */
+  /**
+   * ok: the store is open and writes succeed; degraded: the store cannot be opened (a wrong
+   * DATABASE_URL, a database down) or writes fail, and the queue retries; off: analytics disabled.
+   */
   state: 'ok' | 'degraded' | 'off';
   store: 'sqlite' | 'postgres' | 'off';
+  /** Since when the store fails (ISO time), null while it does not. */
+  downSince: string | null;
 };
 
 /** Headers a request is judged by (see event.ts). */
@@ -40,8 +56,8 @@ export interface Analytics extends CorrectionRecorder {
   readonly retentionDays: number;
   /** Records the lookup of the caller's own address when the request may be recorded. */
   recordLookup(address: ParsedIp | undefined, record: IpInfo, headers: Headers): void;
-  /** Records a correction, kept by the caller's network prefix (one per network and UTC day). */
-  recordCorrection(address: ParsedIp, event: CorrectionEvent): void;
+  /** Records a correction, kept by the caller's voting unit (one per unit and UTC day) with its ASN. */
+  recordCorrection(address: ParsedIp, event: CorrectionEvent, asn: string): Promise<CorrectionVerdict>;
   /** The dashboard of a period; `recent` adds the 10 newest lookups (operators only). */
   dashboard(period: Period, options: { recent: boolean }, now?: number): Promise<Dashboard>;
   /** The period's newest lookups for the CSV, newest first. */
@@ -59,27 +75,17 @@ async function openStore(config: AnalyticsConfig): Promise<AnalyticsStore> {
   return (await import('./sqlite-store.ts')).openSqliteStore(config.dataDir);
 }
 
-/** A store that opens on first use and again after a failed open or write. */
+/** A store that opens when first asked and again after a failed open or write. */
 class ReopeningStore {
   private opening: Promise<AnalyticsStore> | null = null;
-  private failedAt = 0;
   private readonly open: () => Promise<AnalyticsStore>;
-  readonly kind: 'sqlite' | 'postgres';
-  constructor(open: () => Promise<AnalyticsStore>, kind: 'sqlite' | 'postgres') {
+  constructor(open: () => Promise<AnalyticsStore>) {
     this.open = open;
-    this.kind = kind;
   }
 
   get(): Promise<AnalyticsStore> {
-    this.opening ??= this.open().then((store) => {
-      if (this.failedAt) console.log(`analytics: the ${this.kind} store is back`);
-      this.failedAt = 0;
-      return store;
-    }, (error: unknown) => {
+    this.opening ??= this.open().catch((error: unknown) => {
       this.opening = null;
-      // Logged once per outage, not on every retry.
-      if (!this.failedAt) console.error(`analytics: cannot open the ${this.kind} store (${(error as Error).message}); retrying`);
-      this.failedAt = Date.now();
       throw error;
     });
     return this.opening;
@@ -92,7 +98,70 @@ class ReopeningStore {
   }
 }
 
-const OFF_HEALTH: AnalyticsHealth = { state: 'off', store: 'off', queued: 0, dropped: 0, written: 0, lastError: null };
+/**
+ * Logs an outage of the store: one line when the first open or write fails, one when a write
+ * (or, with nothing queued, an open) succeeds again, with the rows kept meanwhile (held, and
+ * now being written) and those dropped (past the queue's bound) since the last good write.
+ */
+class OutageLog {
+  private since = 0;
+  private droppedBefore = 0;
+  private readonly kind: string;
+  private readonly queue: () => QueueState;
+  private readonly limit: number;
+  constructor(kind: string, queue: () => QueueState, limit: number) {
+    this.kind = kind;
+    this.queue = queue;
+    this.limit = limit;
+  }
+
+  get downSince(): number {
+    return this.since;
+  }
+
+  failed(error: unknown): void {
+    if (this.since) return;
+    this.since = Date.now();
+    console.error(`analytics: the ${this.kind} store fails (${oneLine(error instanceof Error ? error.message : error)}); rows wait in memory (at most ${this.limit}) and are retried`);
+  }
+
+  succeeded(): void {
+    const { queued, dropped } = this.queue();
+    if (this.since) {
+      const seconds = Math.round((Date.now() - this.since) / 1000);
+      this.since = 0;
+      console.error(`analytics: the ${this.kind} store is back after ${seconds} s: ${queued} rows kept and being written, ${dropped - this.droppedBefore} dropped`);
+    }
+    // Rows dropped from here on are this outage's, should one start.
+    this.droppedBefore = dropped;
+  }
+}
+
+/** While the store cannot be opened, how often it is tried again without a write asking. */
+const REOPEN_MS = 5_000;
+/** Longest a correction waits for the store to say whether it is a duplicate; past it, it is queued. */
+const CHECK_TIMEOUT_MS = 1_000;
+/** Voting units whose lookups (and units and days whose corrections) this process remembers. */
+const UNITS_KEPT = 20_000;
+
+const RECORDED: CorrectionVerdict = { recorded: true };
+const DUPLICATE: CorrectionVerdict = { recorded: false, reason: 'duplicate' };
+const NO_LOOKUP: CorrectionVerdict = { recorded: false, reason: 'no_lookup' };
+const UNAVAILABLE: CorrectionVerdict = { recorded: false, reason: 'unavailable' };
+
+/** A group's figures as published: its median and p90 only from ACCURACY_MINIMUM on. */
+function published<T extends AccuracyFigures>(group: T): T & { published: boolean } {
+  const ok = group.networks >= ACCURACY_MINIMUM.networks && group.asns >= ACCURACY_MINIMUM.asns;
+  return { ...group, published: ok, medianKm: ok ? group.medianKm : null, p90Km: ok ? group.p90Km : null };
+}
+
+/** The words of an unpublished figure. */
+export function notEnoughNote(group: AccuracyFigures): string {
+  return `Not enough corrections yet: the accuracy is published once corrections come from at least ${ACCURACY_MINIMUM.networks} networks`
+    + ` of at least ${ACCURACY_MINIMUM.asns} different providers (ASNs); this period has ${group.networks} networks of ${group.asns}.`;
+}
+
+const OFF_HEALTH: AnalyticsHealth = { state: 'off', store: 'off', queued: 0, dropped: 0, written: 0, lastError: null, downSince: null };
 
 /** Analytics that record nothing and serve no dashboard (ANALYTICS=off). */
 function disabledAnalytics(retentionDays: number): Analytics {
@@ -101,7 +170,7 @@ function disabledAnalytics(retentionDays: number): Analytics {
     enabled: false,
     retentionDays,
     recordLookup: () => undefined,
-    recordCorrection: () => undefined,
+    recordCorrection: () => Promise.resolve(UNAVAILABLE),
     dashboard: refuse,
     latest: refuse,
     health: () => OFF_HEALTH,
@@ -129,7 +198,15 @@ function dashboardOf(period: Period, now: number, f: PeriodFigures, recent: Stor
     vpnRate: { value: f.current.vpnRate, previous: prev?.vpnRate ?? null, change: prev ? rateChange(f.current.vpnRate, prev.vpnRate) : null },
     countries: f.countries,
     activity: w.buckets.map((start) => ({ start: iso(start), lookups: perBucket.get(start) ?? 0 })),
-    accuracy: f.accuracy,
+    accuracy: (() => {
+      const overall = published(f.accuracy);
+      return {
+        ...overall,
+        minimum: { ...ACCURACY_MINIMUM },
+        note: overall.published ? null : notEnoughNote(f.accuracy),
+        byNetworkType: f.accuracy.byNetworkType.map(published),
+      };
+    })(),
     recent: recent && recent.map((r) => ({
       network: maskedNetwork(r.ipPrefix),
       city: r.city,
@@ -154,10 +231,34 @@ export const PURGE_RETRY_MS = 5 * 60_000;
 export function createAnalytics(config: AnalyticsConfig, options: QueueOptions = {}): Analytics {
   if (!config.enabled) return disabledAnalytics(config.retentionDays);
   const kind = config.databaseUrl ? 'postgres' : 'sqlite';
-  const store = new ReopeningStore(() => openStore(config), kind);
+  const store = new ReopeningStore(() => openStore(config));
   const retentionMs = config.retentionDays * DAY_MS;
+  // Reads the queue only when an outage starts or ends, long after both exist.
+  const outage = new OutageLog(kind, () => queue.state(), config.queueLimit);
   // The queue writes through the reopening store, so a failed open is one more failed write.
-  const queue = new RecordingQueue({ write: async (batch: Batch) => (await store.get()).write(batch) }, { limit: config.queueLimit, ...options });
+  const queue = new RecordingQueue({
+    write: async (batch: Batch) => {
+      try {
+        await (await store.get()).write(batch);
+      } catch (error) {
+        outage.failed(error);
+        throw error;
+      }
+      outage.succeeded();
+    },
+  }, { limit: config.queueLimit, ...options });
+
+  // Opened now, not on first use: a wrong DATABASE_URL or a missing migration shows at start.
+  let reopen: NodeJS.Timeout | undefined;
+  let closed = false;
+  const probe = () => {
+    reopen = undefined;
+    store.get().then(() => { if (queue.queued === 0) outage.succeeded(); }, (error: unknown) => {
+      outage.failed(error);
+      if (!closed) reopen = setTimeout(probe, REOPEN_MS).unref();
+    });
+  };
+  probe();
 
   // A failure (the database away, descriptors short: EMFILE) is tried again in minutes, not the next day.
   let retry: NodeJS.Timeout | undefined;
@@ -174,14 +275,48 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
   first.unref();
   daily.unref();
 
+  // Units whose lookup this process recorded (unit key -> when), and units and days with a correction.
+  const lookedUp = new BoundedMap<number, number>(UNITS_KEPT);
+  const corrected = new BoundedMap<string, true>(UNITS_KEPT);
+  const checking = new Set<string>();
+  /** What the store knows of the unit, or null when it cannot say in time (then the row is queued; the figures check it again). */
+  const stored = async (row: Parameters<AnalyticsStore['checkCorrection']>[0]): Promise<CorrectionCheck | null> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => { timer = setTimeout(resolve, CHECK_TIMEOUT_MS, null); });
+    try {
+      return await Promise.race([store.get().then((s) => s.checkCorrection(row)), late]);
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   return {
     enabled: true,
     retentionDays: config.retentionDays,
     recordLookup(address, record, headers) {
-      if (address && mayRecord(headers)) queue.pushLookup(lookupRow(address, record, Date.now()));
+      if (!address || !mayRecord(headers)) return;
+      const row = lookupRow(address, record, Date.now());
+      if (queue.pushLookup(row)) lookedUp.set(unitKey(address), row.at);
     },
-    recordCorrection(address, event) {
-      if (Number.isFinite(event.distance_km) && event.distance_km >= 0) queue.pushCorrection(correctionRow(address, event, Date.now()));
+    async recordCorrection(address, event, asn) {
+      if (!Number.isFinite(event.distance_km) || event.distance_km < 0) throw new RangeError('a correction\'s distance is a finite number of km, at least 0');
+      const row = correctionRow(address, event, Date.now(), asn);
+      const key = `${dayOf(row.at)}|${row.ipPrefix}`;
+      if (corrected.get(key) || checking.has(key)) return DUPLICATE;
+      checking.add(key);
+      try {
+        const known = await stored(row);
+        if (known?.duplicate) return DUPLICATE;
+        const here = (lookedUp.get(row.networkMin) ?? -Infinity) >= row.at - LOOKUP_PROOF_MS;
+        if (known && !known.lookedUp && !here) return NO_LOOKUP;
+        if (!queue.pushCorrection(row)) return UNAVAILABLE;
+        corrected.set(key, true);
+        return RECORDED;
+      } finally {
+        checking.delete(key);
+      }
     },
     async dashboard(period, { recent }, now = Date.now()) {
       const s = await store.get();
@@ -194,10 +329,13 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
     },
     health() {
       const q = queue.state();
-      return { ...q, state: q.state === 'ok' ? 'ok' : 'degraded', store: kind };
+      const down = outage.downSince;
+      return { ...q, state: q.state === 'ok' && !down ? 'ok' : 'degraded', store: kind, downSince: down ? new Date(down).toISOString() : null };
     },
     flush: (deadline) => queue.flush(deadline),
     async close(deadline) {
+      closed = true;
+      clearTimeout(reopen);
       clearTimeout(first);
       clearInterval(daily);
       const left = await queue.close(deadline);

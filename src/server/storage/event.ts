@@ -1,7 +1,15 @@
 /**
  * What a recorded lookup or correction is made of, and which requests are recorded at all.
- * The row keeps the network prefix, never the address: the address is cut to its /24 (IPv4)
- * or /48 (IPv6) here, before anything is queued.
+ * The row keeps the network prefix, never the address: the address is cut here, before
+ * anything is queued, to its /24 (IPv4) or /48 (IPv6) for a lookup, and to its voting unit
+ * for a correction (correctionUnit).
+ *
+ * A correction's unit is an IPv4 /24 or an IPv6 /32. Not the /48 a lookup keeps: a /48 is
+ * what one customer line or a free tunnel-broker account gets, so one person holds 65,536
+ * of them, while a /32 is the smallest block a regional registry allocates to a provider,
+ * which a single client does not get for the asking. An IPv4 /24 is already scarce (bought
+ * or rented one by one). The cost is that all IPv6 visitors of one provider share one vote a
+ * day; their IPv4 /24s still vote, and queries.ts gives each ASN one vote in any case.
  */
 import { isbot } from 'isbot';
 import { formatIp, type ParsedIp } from '../../lib/ip-address.ts';
@@ -55,9 +63,27 @@ function isBot(agent: string): boolean {
   return bot;
 }
 
-/** The stored row of a correction from `address`: the event and its network prefix, never the address. */
-export function correctionRow(address: ParsedIp, event: CorrectionEvent, at: number): CorrectionRow {
-  return { ...event, at, ipPrefix: networkOf(address).prefix };
+/**
+ * The voting unit of a correction from `address` (see the header): its prefix, and the
+ * range of LookupRow['network'] numbers inside it, inclusive.
+ */
+export function correctionUnit(address: ParsedIp): { prefix: string; min: number; max: number } {
+  const min = unitKey(address);
+  if (address.version === 4) return { prefix: networkOf(address).prefix, min, max: min };
+  return { prefix: `${formatIp({ version: 6, value: (address.value >> 96n) << 96n })}/32`, min, max: min + 2 ** 16 - 1 };
+}
+
+/** The first LookupRow['network'] number of the address's voting unit: the unit's key, cheap enough for every lookup. */
+export function unitKey(address: ParsedIp): number {
+  if (address.version === 4) return address.value >>> 8;
+  // A /32 holds 2^16 /48s: their numbers run from its first /48's on.
+  return V6_NETWORK_BASE + Number(address.value >> 96n) * 2 ** 16;
+}
+
+/** The stored row of a correction from `address`: the event, its unit and ASN, never the address. */
+export function correctionRow(address: ParsedIp, event: CorrectionEvent, at: number, asn: string): CorrectionRow {
+  const { prefix, min, max } = correctionUnit(address);
+  return { ...event, at, ipPrefix: prefix, asn, networkMin: min, networkMax: max };
 }
 
 /** The stored row of a lookup of `address` that produced `record`. */

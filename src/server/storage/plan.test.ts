@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HOUR_MS, DAY_MS } from '../../lib/analytics.ts';
-import { latestPerNetworkDay, NO_PREVIOUS, planBatch, prevDayBucket, prevHourBucket, segments, type Neighbors } from './plan.ts';
+import { firstPerNetworkDay, NO_PREVIOUS, planBatch, prevDayBucket, prevHourBucket, segments, type Neighbors } from './plan.ts';
 import type { CorrectionRow, LookupRow } from './types.ts';
 
 const H = 500_000; // an hour index (2027)
@@ -113,20 +113,20 @@ describe('planBatch', () => {
   });
 });
 
-describe('latestPerNetworkDay', () => {
+describe('firstPerNetworkDay', () => {
   const DAY = 20_000 * DAY_MS; // midnight UTC
   const c = (name: string, when: number, ipPrefix = '203.0.113.0/24'): CorrectionRow =>
-    ({ at: when, ipPrefix, distance_km: 1, country_code: 'US', network_type: name, nearer_source: 'tie' });
+    ({ at: when, ipPrefix, distance_km: 1, country_code: 'US', network_type: name, nearer_source: 'tie', asn: 'AS64500', networkMin: 1, networkMax: 1 });
   it.each<[string, CorrectionRow[], string[]]>([
     ['nothing', [], []],
     ['one correction', [c('a', DAY)], ['a']],
-    ['a later one of the network that day replaces the earlier', [c('a', DAY + 1), c('b', DAY + 2)], ['b']],
-    ['an earlier one after it in the batch does not', [c('a', DAY + 2), c('b', DAY + 1)], ['a']],
-    ['of two at the same instant, the later in the batch', [c('a', DAY + 5), c('b', DAY + 5)], ['b']],
-    ['the first and the last instant of a day are one day', [c('a', DAY), c('b', DAY + DAY_MS - 1)], ['b']],
+    ['a later one of the network that day is a duplicate: the first stays', [c('a', DAY + 1), c('b', DAY + 2)], ['a']],
+    ['an earlier one after it in the batch replaces it (rows may arrive out of order)', [c('a', DAY + 2), c('b', DAY + 1)], ['b']],
+    ['of two at the same instant, the earlier in the batch', [c('a', DAY + 5), c('b', DAY + 5)], ['a']],
+    ['the first and the last instant of a day are one day', [c('a', DAY), c('b', DAY + DAY_MS - 1)], ['a']],
     ['the last instant of a day and the first of the next are two', [c('a', DAY - 1), c('b', DAY)], ['a', 'b']],
-    ['two networks the same day keep one each', [c('a', DAY, '203.0.113.0/24'), c('b', DAY, '2001:db8::/48')], ['a', 'b']],
+    ['two networks the same day keep one each', [c('a', DAY, '203.0.113.0/24'), c('b', DAY, '2001:db8::/32')], ['a', 'b']],
   ])('%s', (_, rows, kept) => {
-    expect(latestPerNetworkDay(rows).map((r) => r.network_type)).toEqual(kept);
+    expect(firstPerNetworkDay(rows).map((r) => r.network_type)).toEqual(kept);
   });
 });

@@ -13,7 +13,7 @@
  * lookup decides `prev < s` exactly. Rows may arrive late or out of order (a queue that
  * waited out an outage, two workers): the plan then also moves the next row's
  * `prev_at_ms` and its rollup bucket, so the figures stay exact.
- * Corrections are kept one per network and UTC day (latestPerNetworkDay).
+ * Corrections are kept one per voting unit and UTC day (firstPerNetworkDay).
  */
 import { DAY_MS, HOUR_MS } from '../../lib/analytics.ts';
 import type { CorrectionRow, LookupRow } from './types.ts';
@@ -166,17 +166,19 @@ export function planBatch(rows: readonly LookupRow[], neighbors: ReadonlyMap<num
 }
 
 /**
- * A batch's corrections as both stores write them: one per network and UTC day, the
- * latest (of equal times, the later in the batch), as a later correction from a network
- * replaces its earlier one that day. Needed by PostgreSQL, whose one INSERT ... ON CONFLICT
- * may not touch a row twice; the stores' upserts then keep whichever of stored and new is later.
+ * A batch's corrections as both stores write them: one per unit and UTC day, the earliest
+ * (of equal times, the earlier in the batch): a later correction from a unit that day is a
+ * duplicate, and is answered as one (storage/analytics.ts). Needed by PostgreSQL, whose one
+ * INSERT ... ON CONFLICT may not touch a row twice; the stores' upserts then keep whichever
+ * of stored and new is earlier, so rows arriving out of order (a queue that waited out an
+ * outage, two workers) end the same.
  */
-export function latestPerNetworkDay(rows: readonly CorrectionRow[]): CorrectionRow[] {
+export function firstPerNetworkDay(rows: readonly CorrectionRow[]): CorrectionRow[] {
   const kept = new Map<string, CorrectionRow>();
   for (const row of rows) {
     const key = `${dayOf(row.at)}|${row.ipPrefix}`;
     const seen = kept.get(key);
-    if (!seen || row.at >= seen.at) kept.set(key, row);
+    if (!seen || row.at < seen.at) kept.set(key, row);
   }
   return [...kept.values()];
 }

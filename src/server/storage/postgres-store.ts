@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import type { PeriodWindow } from '../../lib/analytics.ts';
-import { dayOf, firstTimes, latestPerNetworkDay, planBatch, type BatchPlan, type Neighbors } from './plan.ts';
-import { purgeStatements, queryFigures, queryLatest, type Run } from './queries.ts';
+import { dayOf, firstPerNetworkDay, firstTimes, planBatch, type BatchPlan, type Neighbors } from './plan.ts';
+import { CHECK_CORRECTION, checkParams, purgeStatements, queryFigures, queryLatest, type Run } from './queries.ts';
 import type { AnalyticsStore, Batch } from './types.ts';
 
 const MIGRATIONS_DIR = new URL('../../../supabase/migrations/', import.meta.url);
@@ -39,13 +39,14 @@ const UPSERT_NETWORK_DAYS = `
 INSERT INTO analytics_network_days AS t (day, prev_day, n)
 SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[])
 ON CONFLICT (day, prev_day) DO UPDATE SET n = t.n + excluded.n`;
-/** Each network's correction of a UTC day, or a later one replacing it (plan.ts: latestPerNetworkDay). */
+/** Each unit's first correction of a UTC day, or an earlier one arriving late (plan.ts: firstPerNetworkDay). */
 const UPSERT_CORRECTIONS = `
-INSERT INTO analytics_corrections AS t (at_ms, day, ip_prefix, distance_km, country_code, network_type, nearer_source)
-SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::float8[], $5::text[], $6::text[], $7::text[])
+INSERT INTO analytics_corrections AS t (at_ms, day, ip_prefix, distance_km, country_code, network_type, nearer_source, asn, network_min, network_max)
+SELECT * FROM unnest($1::bigint[], $2::integer[], $3::text[], $4::float8[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::bigint[])
 ON CONFLICT (day, ip_prefix) DO UPDATE SET at_ms = excluded.at_ms, distance_km = excluded.distance_km,
-  country_code = excluded.country_code, network_type = excluded.network_type, nearer_source = excluded.nearer_source
-WHERE excluded.at_ms >= t.at_ms`;
+  country_code = excluded.country_code, network_type = excluded.network_type, nearer_source = excluded.nearer_source,
+  asn = excluded.asn, network_min = excluded.network_min, network_max = excluded.network_max
+WHERE excluded.at_ms < t.at_ms`;
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 type Params = postgres.ParameterOrJSON<never>[];
@@ -137,9 +138,9 @@ async function writeBatch(tx: Sql, batch: Batch): Promise<void> {
     }
   }
   if (batch.corrections.length > 0) {
-    writes.push(tx.unsafe(UPSERT_CORRECTIONS, columns(latestPerNetworkDay(batch.corrections),
+    writes.push(tx.unsafe(UPSERT_CORRECTIONS, columns(firstPerNetworkDay(batch.corrections),
       (c) => c.at, (c) => dayOf(c.at), (c) => c.ipPrefix, (c) => c.distance_km, (c) => c.country_code, (c) => c.network_type,
-      (c) => c.nearer_source)));
+      (c) => c.nearer_source, (c) => c.asn, (c) => c.networkMin, (c) => c.networkMax)));
   }
   await Promise.all(writes);
 }
@@ -168,6 +169,10 @@ export async function openPostgresStore(url: string): Promise<AnalyticsStore> {
     // three. They may straddle a batch's commit; each figure is still its own exact aggregate.
     figures: (window: PeriodWindow) => queryFigures(run(sql), window),
     latest: (window, limit) => queryLatest(run(sql), window, limit),
+    checkCorrection: async (row) => {
+      const [r] = await sql.unsafe(CHECK_CORRECTION, checkParams(row));
+      return { duplicate: r!.duplicate === true, lookedUp: r!.looked_up === true };
+    },
     purge: (before) => sql.begin(async (tx) => {
       let deleted = 0;
       for (const [i, [text, params]] of purgeStatements(before).entries()) {

@@ -5,8 +5,8 @@
  * the window's last partial hour; see plan.ts), never a sample.
  */
 import { DAY_MS, HOUR_MS, type PeriodWindow } from '../../lib/analytics.ts';
-import { segments, type Segments } from './plan.ts';
-import type { AccuracyFigures, PeriodFigures, StoredLookup, WindowTotals } from './types.ts';
+import { dayOf, segments, type Segments } from './plan.ts';
+import type { AccuracyFigures, CorrectionRow, PeriodFigures, StoredLookup, WindowTotals } from './types.ts';
 
 /** PostgreSQL's `$1` placeholders as SQLite's numbered `?1`. */
 export const forSqlite = (sql: string): string => sql.replace(/\$(\d+)/g, '?$1');
@@ -51,37 +51,81 @@ GROUP BY bucket HAVING SUM(n) > 0
 ORDER BY bucket`;
 
 /**
- * Corrections of the window, overall (network_type NULL) and per network type. Method: each
- * network's own median distance over the window first, then the median and 90th percentile
- * of those per-network values, so k networks move them by at most k ranks however many
- * rows they send. Percentiles are by nearest rank (the value at rank ceil(p * n)).
- * A network is an ip_prefix (IPv4 /24, IPv6 /48); rows stored before prefixes were (NULL)
- * group together as one network. Each figure comes with the corrections and networks it rests on.
+ * How long before a correction a lookup of its unit must have been recorded for it to
+ * count (and how long after, for clocks of two machines that differ a little). A recorded
+ * lookup is the page's or the API's own lookup from a browser (storage/event.ts: mayRecord),
+ * so a correction posted without ever loading the page from that network counts for nothing.
+ */
+export const LOOKUP_PROOF_MS = 60 * 60_000;
+export const LOOKUP_PROOF_SLACK_MS = 60_000;
+
+/**
+ * Corrections of the window, per voting unit (IPv4 /24, IPv6 /32; storage/event.ts), overall
+ * (network_type NULL) and per network type: each unit's own median distance over the window,
+ * its ASN and how many corrections it rests on. accuracyOf then weighs the units. Only rows
+ * from a unit with a recorded lookup within LOOKUP_PROOF_MS before them count; rows stored
+ * before units and ASNs were (network_min NULL) never do. $3, $4: LOOKUP_PROOF_MS, _SLACK_MS.
  */
 const ACCURACY = `
 WITH c AS (
-  SELECT network_type, ip_prefix, distance_km,
+  SELECT network_type, ip_prefix, COALESCE(asn, '') AS asn, distance_km,
     ROW_NUMBER() OVER (PARTITION BY ip_prefix ORDER BY distance_km) AS i, COUNT(*) OVER (PARTITION BY ip_prefix) AS n,
     ROW_NUMBER() OVER (PARTITION BY network_type, ip_prefix ORDER BY distance_km) AS gi,
     COUNT(*) OVER (PARTITION BY network_type, ip_prefix) AS gn
-  FROM analytics_corrections WHERE at_ms >= $1 AND at_ms < $2
-),
-nets AS (
-  SELECT NULL AS network_type, MAX(n) AS corrections, MIN(CASE WHEN i >= (n + 1) / 2 THEN distance_km END) AS km
-  FROM c GROUP BY ip_prefix
-  UNION ALL
-  SELECT network_type, MAX(gn), MIN(CASE WHEN gi >= (gn + 1) / 2 THEN distance_km END)
-  FROM c GROUP BY network_type, ip_prefix
-),
-r AS (
-  SELECT network_type, corrections, km,
-    ROW_NUMBER() OVER (PARTITION BY network_type ORDER BY km) AS i, COUNT(*) OVER (PARTITION BY network_type) AS n
-  FROM nets
+  FROM analytics_corrections k WHERE at_ms >= $1 AND at_ms < $2 AND network_min IS NOT NULL
+    AND EXISTS (SELECT 1 FROM analytics_lookups l WHERE l.network >= k.network_min AND l.network <= k.network_max
+      AND l.at_ms >= k.at_ms - $3 AND l.at_ms <= k.at_ms + $4)
 )
-SELECT network_type, SUM(corrections) AS corrections, MAX(n) AS networks,
-  MIN(CASE WHEN i >= (n + 1) / 2 THEN km END) AS median_km,
-  MIN(CASE WHEN i >= (9 * n + 9) / 10 THEN km END) AS p90_km
-FROM r GROUP BY network_type`;
+SELECT NULL AS network_type, ip_prefix, MIN(asn) AS asn, MAX(n) AS corrections,
+  MIN(CASE WHEN i >= (n + 1) / 2 THEN distance_km END) AS km
+FROM c GROUP BY ip_prefix
+UNION ALL
+SELECT network_type, ip_prefix, MIN(asn), MAX(gn), MIN(CASE WHEN gi >= (gn + 1) / 2 THEN distance_km END)
+FROM c GROUP BY network_type, ip_prefix`;
+
+/** One voting unit's own figure, as ACCURACY returns it. */
+export interface UnitFigure { asn: string; corrections: number; km: number }
+
+/** Float sums of 1/k may fall short of a whole by this much. */
+const EPSILON = 1e-9;
+
+/**
+ * Median and 90th percentile of a group's units, each ASN's units sharing one vote: a unit
+ * of an ASN with k units in the group weighs 1/k, so no ASN carries more of a figure than
+ * any other, however many networks it brings. The value at quantile q is the smallest unit
+ * figure whose cumulative weight, in ascending order, reaches q times the total (the number
+ * of ASNs); with one unit per ASN this is the nearest rank, ceil(q * n).
+ */
+export function accuracyOf(units: readonly UnitFigure[]): AccuracyFigures {
+  const perAsn = new Map<string, number>();
+  for (const u of units) perAsn.set(u.asn, (perAsn.get(u.asn) ?? 0) + 1);
+  const sorted = [...units].sort((a, b) => a.km - b.km);
+  const at = (q: number): number | null => {
+    const target = q * perAsn.size - EPSILON;
+    let cumulative = 0;
+    for (const u of sorted) {
+      cumulative += 1 / perAsn.get(u.asn)!;
+      if (cumulative >= target) return u.km;
+    }
+    return sorted.at(-1)?.km ?? null;
+  };
+  return {
+    corrections: units.reduce((sum, u) => sum + u.corrections, 0),
+    networks: units.length,
+    asns: perAsn.size,
+    medianKm: at(0.5),
+    p90Km: at(0.9),
+  };
+}
+
+/** The store's side of AnalyticsStore.checkCorrection (both databases, SQLite through forSqlite). */
+export const CHECK_CORRECTION = `
+SELECT EXISTS (SELECT 1 FROM analytics_corrections WHERE day = $1 AND ip_prefix = $2) AS duplicate,
+  EXISTS (SELECT 1 FROM analytics_lookups WHERE network >= $3 AND network <= $4 AND at_ms >= $5 AND at_ms <= $6) AS looked_up`;
+
+/** CHECK_CORRECTION's parameters for `row`. */
+export const checkParams = (row: CorrectionRow): (string | number)[] =>
+  [dayOf(row.at), row.ipPrefix, row.networkMin, row.networkMax, row.at - LOOKUP_PROOF_MS, row.at + LOOKUP_PROOF_SLACK_MS];
 
 const LATEST = `
 SELECT at_ms, ip_prefix, city, region, country_name, country_code, vpn_detected, risk_level, network_type
@@ -98,9 +142,7 @@ function totalsOf(row: Record<string, unknown> | undefined): WindowTotals {
   return { lookups: num(row?.lookups ?? 0), vpn: num(row?.vpn ?? 0), vpnRate: numOrNull(row?.vpn_rate), networks: num(row?.networks ?? 0) };
 }
 
-function accuracyOf(row: Record<string, unknown>): AccuracyFigures {
-  return { corrections: num(row.corrections), networks: num(row.networks), medianKm: numOrNull(row.median_km), p90Km: numOrNull(row.p90_km) };
-}
+const unitOf = (row: Record<string, unknown>): UnitFigure => ({ asn: String(row.asn), corrections: num(row.corrections), km: num(row.km) });
 
 /**
  * The dashboard's aggregates of a period window through `run`. The queries are issued
@@ -115,18 +157,24 @@ export async function queryFigures(run: Run, window: PeriodWindow): Promise<Peri
     run(TOTALS(previous.prevColumn), windowParams(previous)),
     run(COUNTRIES, windowParams(current).slice(0, 6)),
     run(ACTIVITY, [...windowParams(current).slice(0, 6), window.unitMs, hoursPerUnit]),
-    run(ACCURACY, [window.start, window.end]),
+    run(ACCURACY, [window.start, window.end, LOOKUP_PROOF_MS, LOOKUP_PROOF_SLACK_MS]),
   ]);
-  const overall = accuracy.find((r) => r.network_type === null);
+  const byType = new Map<string, UnitFigure[]>();
+  for (const r of accuracy) {
+    if (r.network_type === null) continue;
+    const type = String(r.network_type);
+    const list = byType.get(type);
+    if (list) list.push(unitOf(r));
+    else byType.set(type, [unitOf(r)]);
+  }
   return {
     current: totalsOf(now[0]),
     previous: totalsOf(before[0]),
     countries: countries.map((r) => ({ code: String(r.code), name: String(r.name), lookups: num(r.lookups), share: num(r.share) })),
     activity: activity.map((r) => ({ start: num(r.bucket), lookups: num(r.lookups) })),
     accuracy: {
-      ...(overall ? accuracyOf(overall) : { corrections: 0, networks: 0, medianKm: null, p90Km: null }),
-      byNetworkType: accuracy.filter((r) => r.network_type !== null)
-        .map((r) => ({ networkType: String(r.network_type), ...accuracyOf(r) }))
+      ...accuracyOf(accuracy.filter((r) => r.network_type === null).map(unitOf)),
+      byNetworkType: [...byType].map(([networkType, units]) => ({ networkType, ...accuracyOf(units) }))
         .sort((a, b) => b.networks - a.networks || b.corrections - a.corrections || a.networkType.localeCompare(b.networkType)),
     },
   };

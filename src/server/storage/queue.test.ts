@@ -17,7 +17,7 @@ const lookup = (at: number): LookupRow => ({
 });
 /** A correction row told apart by its `at`. */
 const correction = (at: number): CorrectionRow =>
-  ({ at, distance_km: 1, country_code: 'US', network_type: 'isp', nearer_source: 'tie', ipPrefix: '198.51.100.0/24' });
+  ({ at, distance_km: 1, country_code: 'US', network_type: 'isp', nearer_source: 'tie', ipPrefix: '198.51.100.0/24', asn: 'AS64500', networkMin: 1, networkMax: 1 });
 
 /** Each write the queue tried: when, which batch, which rows (lookups' `at`, then corrections' as `c<at>`). */
 interface Attempt { time: number; id: string; rows: (number | string)[]; ok: boolean }

@@ -9,9 +9,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { PeriodWindow } from '../../lib/analytics.ts';
-import { dayOf, firstTimes, latestPerNetworkDay, planBatch, type Neighbors } from './plan.ts';
-import { forSqlite, purgeStatements, queryFigures, queryLatest, type Run } from './queries.ts';
-import type { Batch, PeriodFigures, StoredLookup } from './types.ts';
+import { dayOf, firstPerNetworkDay, firstTimes, planBatch, type Neighbors } from './plan.ts';
+import { CHECK_CORRECTION, checkParams, forSqlite, purgeStatements, queryFigures, queryLatest, type Run } from './queries.ts';
+import type { Batch, CorrectionCheck, CorrectionRow, PeriodFigures, StoredLookup } from './types.ts';
 
 /** How long a writer waits for another process's transaction before giving up, ms. */
 const BUSY_TIMEOUT_MS = 10_000;
@@ -70,19 +70,27 @@ ALTER TABLE analytics_corrections ADD COLUMN day INTEGER;
 ALTER TABLE analytics_corrections ADD COLUMN ip_prefix TEXT;
 UPDATE analytics_corrections SET day = at_ms / 86400000;
 CREATE UNIQUE INDEX analytics_corrections_network_day ON analytics_corrections (day, ip_prefix);
+`, `
+-- A correction's ASN and the range of analytics_lookups.network its voting unit covers
+-- (storage/event.ts: correctionUnit). Rows written before keep NULLs and no longer count.
+ALTER TABLE analytics_corrections ADD COLUMN asn TEXT;
+ALTER TABLE analytics_corrections ADD COLUMN network_min INTEGER;
+ALTER TABLE analytics_corrections ADD COLUMN network_max INTEGER;
 `];
 
 const UPSERT_COUNTS = (table: 'hours' | 'days', key: 'hour' | 'day') => `
 INSERT INTO analytics_lookup_${table} (${key}, country_code, country_name, lookups, vpn) VALUES (?, ?, ?, ?, ?)
 ON CONFLICT (${key}, country_code) DO UPDATE SET lookups = lookups + excluded.lookups, vpn = vpn + excluded.vpn`;
 
-/** A network's correction of a UTC day, or a later one replacing it (plan.ts: latestPerNetworkDay). */
+/** A unit's first correction of a UTC day, or an earlier one arriving late (plan.ts: firstPerNetworkDay). */
 const UPSERT_CORRECTION = `
-INSERT INTO analytics_corrections (at_ms, day, ip_prefix, distance_km, country_code, network_type, nearer_source)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+INSERT INTO analytics_corrections (at_ms, day, ip_prefix, distance_km, country_code, network_type, nearer_source, asn, network_min, network_max)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (day, ip_prefix) DO UPDATE SET at_ms = excluded.at_ms, distance_km = excluded.distance_km,
-  country_code = excluded.country_code, network_type = excluded.network_type, nearer_source = excluded.nearer_source
-WHERE excluded.at_ms >= analytics_corrections.at_ms`;
+  country_code = excluded.country_code, network_type = excluded.network_type, nearer_source = excluded.nearer_source,
+  asn = excluded.asn, network_min = excluded.network_min, network_max = excluded.network_max
+WHERE excluded.at_ms < analytics_corrections.at_ms`;
+
 
 /** The database file's name inside DATA_DIR. */
 export const SQLITE_FILE = 'analytics.sqlite';
@@ -169,8 +177,8 @@ export class SqliteAnalytics {
         ON CONFLICT (day, prev_day) DO UPDATE SET n = n + excluded.n`);
       for (const d of plan.networkDays) netDays.run(d.day, d.prevDay, d.n);
       const correction = this.statement(UPSERT_CORRECTION);
-      for (const c of latestPerNetworkDay(batch.corrections)) {
-        correction.run(c.at, dayOf(c.at), c.ipPrefix, c.distance_km, c.country_code, c.network_type, c.nearer_source);
+      for (const c of firstPerNetworkDay(batch.corrections)) {
+        correction.run(c.at, dayOf(c.at), c.ipPrefix, c.distance_km, c.country_code, c.network_type, c.nearer_source, c.asn, c.networkMin, c.networkMax);
       }
     });
   }
@@ -189,6 +197,11 @@ export class SqliteAnalytics {
 
   latest(window: PeriodWindow, limit: number): Promise<StoredLookup[]> {
     return queryLatest(this.run, window, limit);
+  }
+
+  checkCorrection(row: CorrectionRow): CorrectionCheck {
+    const r = this.statement(forSqlite(CHECK_CORRECTION)).get(...checkParams(row)) as { duplicate: number; looked_up: number };
+    return { duplicate: r.duplicate === 1, lookedUp: r.looked_up === 1 };
   }
 
   purge(before: number): number {

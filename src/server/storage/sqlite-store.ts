@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { PeriodWindow } from '../../lib/analytics.ts';
 import { SQLITE_FILE } from './sqlite-db.ts';
 import type { SqliteAnswer, SqliteRequest } from './sqlite-worker.ts';
-import type { AnalyticsStore, Batch, PeriodFigures, StoredLookup } from './types.ts';
+import type { AnalyticsStore, Batch, CorrectionCheck, CorrectionRow, PeriodFigures, StoredLookup } from './types.ts';
 
 /** Opens (creating if needed) the database in `dataDir`; rejects when it cannot. */
 export function openSqliteStore(dataDir: string): Promise<AnalyticsStore> {
@@ -52,6 +52,7 @@ export function openSqliteStore(dataDir: string): Promise<AnalyticsStore> {
     write: (batch: Batch) => call<void>('write', batch),
     figures: (window: PeriodWindow) => call<PeriodFigures>('figures', window),
     latest: (window: PeriodWindow, limit: number) => call<StoredLookup[]>('latest', window, limit),
+    checkCorrection: (row: CorrectionRow) => call<CorrectionCheck>('check', row),
     purge: (before: number) => call<number>('purge', before),
     close: async () => {
       if (!failure) await call('close').catch(() => undefined);

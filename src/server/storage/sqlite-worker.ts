@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteAnalytics } from './sqlite-db.ts';
 
-export type SqliteRequest = { id: number; op: 'write' | 'figures' | 'latest' | 'purge' | 'close'; args: unknown[] };
+export type SqliteRequest = { id: number; op: 'write' | 'figures' | 'latest' | 'check' | 'purge' | 'close'; args: unknown[] };
 export type SqliteAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 const port = parentPort!;
@@ -25,6 +25,7 @@ port.on('message', async ({ id, op, args }: SqliteRequest) => {
       write: () => db.write(args[0] as Parameters<SqliteAnalytics['write']>[0]),
       figures: () => db.figures(args[0] as Parameters<SqliteAnalytics['figures']>[0]),
       latest: () => db.latest(args[0] as Parameters<SqliteAnalytics['latest']>[0], args[1] as number),
+      check: () => db.checkCorrection(args[0] as Parameters<SqliteAnalytics['checkCorrection']>[0]),
       purge: () => db.purge(args[0] as number),
       close: () => db.close(),
     };

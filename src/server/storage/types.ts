@@ -32,13 +32,30 @@ export interface LookupRow {
 }
 
 /**
- * One recorded correction (see src/lib/correction.ts), with its time and the caller's
- * network prefix (as LookupRow['ipPrefix'], never the address). Per network and UTC day
- * one row is kept: a later correction from the same network that day replaces it.
+ * One recorded correction (see src/lib/correction.ts), with its time, the caller's voting
+ * unit (IPv4 /24 or IPv6 /32, event.ts: correctionUnit; never the address) and ASN. Per
+ * unit and UTC day one row is kept: the first (plan.ts: firstPerNetworkDay).
  */
 export interface CorrectionRow extends CorrectionEvent {
   at: number;
+  /** The voting unit as text: `203.0.113.0/24`, `2001:db8::/32`. */
   ipPrefix: string;
+  /** The caller's ASN as the lookup names it (`AS64500`); '' when it has none. */
+  asn: string;
+  /**
+   * The LookupRow['network'] numbers the unit covers, inclusive: a correction counts only
+   * when a lookup of one of them was recorded shortly before it (queries.ts).
+   */
+  networkMin: number;
+  networkMax: number;
+}
+
+/** What the store knows of a unit before a correction from it is queued (AnalyticsStore.checkCorrection). */
+export interface CorrectionCheck {
+  /** The unit already has a correction that UTC day. */
+  duplicate: boolean;
+  /** A lookup of the unit was recorded within LOOKUP_PROOF_MS before `at`. */
+  lookedUp: boolean;
 }
 
 /**
@@ -65,13 +82,17 @@ export interface StoredLookup {
 }
 
 /**
- * Corrections of one group: how many, from how many networks, and the median and 90th
- * percentile over those networks of each network's own median distance (queries.ts).
+ * Corrections of one group: how many, from how many networks and ASNs, and the median and
+ * 90th percentile over those networks of each network's own median distance, each ASN's
+ * networks sharing one vote (queries.ts). Only corrections from a unit with a recorded
+ * lookup shortly before count.
  */
 export interface AccuracyFigures {
   corrections: number;
-  /** Networks the figures rest on: prefixes, plus one for all rows stored before prefixes were. */
+  /** Voting units (IPv4 /24, IPv6 /32) the figures rest on. */
   networks: number;
+  /** Distinct ASNs among them (units without one count as one ASN together). */
+  asns: number;
   medianKm: number | null;
   p90Km: number | null;
 }
@@ -106,6 +127,8 @@ export interface AnalyticsStore {
   figures(window: PeriodWindow): Promise<PeriodFigures>;
   /** The newest lookups of the current window, newest first. */
   latest(window: PeriodWindow, limit: number): Promise<StoredLookup[]>;
+  /** Whether `row`'s unit already corrected that UTC day, and whether it made a lookup shortly before. */
+  checkCorrection(row: CorrectionRow): Promise<CorrectionCheck>;
   /** Deletes everything recorded before `before` (epoch ms); returns the lookups deleted. */
   purge(before: number): Promise<number>;
   close(): Promise<void>;
