@@ -155,7 +155,7 @@ describe('/healthz', () => {
     try {
       const health = await (await fetch(`${off.url}/healthz`, { headers: { accept: 'application/json' } })).json();
       expect(health).toMatchObject({ status: 'ok', parts: { analytics: { state: 'off', store: 'off', queued: 0, dropped: 0, written: 0, lastError: null } } });
-      expect(Object.keys(health.parts)).toEqual(['analytics']);
+      expect(Object.keys(health.parts)).toEqual(['analytics', 'databases']);
       const res = await fetch(`${off.url}/api/analytics`);
       expect(res.status).toBe(404);
       expect((await res.json()).error.code).toBe('analytics_off');

@@ -115,7 +115,7 @@ export function serveIn(namespace: Namespace, env: Record<string, string>, optio
     ? [process.execPath, ['src/server/main.ts']]
     : ['sh', ['-c', `ulimit -n ${options.ulimit} && exec "$0" src/server/main.ts`, process.execPath]];
   const child = namespace.spawn(command, args, {
-    env: { ...process.env, HOST: '::', PORT: '0', DATABASE_URL: '', DATA_DIR: dataDir, ...OFFLINE_CLIENT_ENV, ...OFFLINE_DATA_ENV, ...env },
+    env: { ...process.env, HOST: '::', PORT: '0', DATABASE_URL: '', DATA_DIR: dataDir, ...OFFLINE_CLIENT_ENV, ...OFFLINE_DATA_ENV, REVERSE_DNS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -98,7 +98,7 @@ export class EngineHolder implements Engine {
   /** Opens the databases again, as at start but keeping the lists, and swaps them in. */
   async reopen(options: SourceOptions): Promise<void> {
     const started = performance.now();
-    const next = await createEngine({ ...options, openedLists: this.current.data.lists });
+    const next = await createEngine({ ...options, openedLists: this.current.data.lists, installedIfBroken: false });
     // A database that opened before and not now (a broken download) would empty its fields: keep the old ones.
     const lost = this.current.sources.filter((name) => !next.sources.includes(name));
     if (lost.length) {

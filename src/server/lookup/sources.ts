@@ -41,6 +41,11 @@ export interface SourceOptions {
   listPollMs?: number;
   /** Lists already open (a reopen keeps them): `lists` is then not opened again. */
   openedLists?: PrivacyLists;
+  /**
+   * A copy under DATA_DIR that does not open whole gives way to the installed package (the
+   * default, at start); false for a reopen, which keeps the databases it has instead.
+   */
+  installedIfBroken?: boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -90,12 +95,12 @@ function cityFiles(name: string, pkg: string, dataDir: string | undefined, dir?:
  * update checks each before it is put there, update.ts, but a disk can still fail) gives way
  * to the installed package, said once on stderr, rather than leaving the field empty.
  */
-async function openBundled(name: string, pkg: string, dataDir: string | undefined, dir?: string): Promise<CitySource | Error> {
+async function openBundled(name: string, pkg: string, dataDir: string | undefined, dir?: string, installedIfBroken = true): Promise<CitySource | Error> {
   try {
     const files = cityFiles(name, pkg, dataDir, dir);
     const source = await openCitySource(name, files.v4, files.v6);
     const whole = source instanceof CitySource && source.families.length === 2;
-    if (whole || dir || !dataDir || !files.v4.startsWith(packageDir(dataDir, pkg))) return source;
+    if (whole || dir || !installedIfBroken || !dataDir || !files.v4.startsWith(packageDir(dataDir, pkg))) return source;
     console.warn(`lookup: ${name} under DATA_DIR does not open whole; reading the installed package instead`);
     return await openBundled(name, pkg, undefined);
   } catch (error) {
@@ -172,9 +177,9 @@ export async function openAsnIndex(distDir: string, file?: string, dataDir?: str
 export async function openSources(options: SourceOptions = {}): Promise<{ sources: Sources; problems: string[]; states: Array<[string, string]> }> {
   const distDir = path.resolve(options.distDir ?? (process.env.DIST_DIR || 'dist'));
   const [primary, second, asn, lists] = await Promise.all([
-    openBundled('dbip-city', 'dbip-city-mmdb', options.dataDir, options.dbipCityDir),
+    openBundled('dbip-city', 'dbip-city-mmdb', options.dataDir, options.dbipCityDir, options.installedIfBroken),
     // The operator's file replaces GeoLite2 and is never silently swapped back for it.
-    options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb', options.dataDir),
+    options.geoipCityDb ? openCitySource(undefined, path.resolve(options.geoipCityDb)) : openBundled('geolite2-city', 'geolite2-city-mmdb', options.dataDir, undefined, options.installedIfBroken),
     openAsnIndex(distDir, options.asnIndex, options.dataDir),
     options.openedLists ?? (options.lists && PrivacyLists.open(options.lists, { pollMs: options.listPollMs ?? 5000 })),
   ]);
