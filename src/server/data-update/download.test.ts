@@ -52,7 +52,11 @@ const ROUTES: Record<string, (res: ServerResponse, headers: IncomingHttpHeaders)
   '/moved-far': (res) => void res.writeHead(302, { location: 'http://localhost:9/list' }).end(),
   '/moved-nowhere': (res) => void res.writeHead(302).end(),
   '/hops': (res) => void res.writeHead(307, { location: '/hops' }).end(),
+  '/status399': (res) => void res.writeHead(399, { location: '/bare' }).end(),
 };
+// /chain/N redirects N times before the list: MAX_REDIRECTS of them are followed, not one more.
+const chain = (n: number) => (res: ServerResponse) => void res.writeHead(302, { location: n > 1 ? `/chain/${n - 1}` : '/bare' }).end();
+for (let n = 1; n <= 10; n++) ROUTES[`/chain/${n}`] = chain(n);
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -171,6 +175,12 @@ describe('download', () => {
     await expect(download(`${base}/hops`, LIMITS)).rejects.toThrow(failure('too many redirects', `${base}/hops redirected more than ${MAX_REDIRECTS} times`));
   });
 
+  it('follows MAX_REDIRECTS redirects, and a redirect of any 3xx status', async () => {
+    expect(await download(`${base}/chain/${MAX_REDIRECTS}`, LIMITS)).toMatchObject({ status: 'ok', body: Buffer.from('192.0.2.1\n') });
+    await expect(download(`${base}/chain/${MAX_REDIRECTS + 1}`, LIMITS)).rejects.toThrow(failure('too many redirects', `${base}/chain/${MAX_REDIRECTS + 1} redirected more than ${MAX_REDIRECTS} times`));
+    expect(await download(`${base}/status399`, LIMITS)).toMatchObject({ status: 'ok', body: Buffer.from('192.0.2.1\n') });
+  });
+
   it('names any other error as failed', () => {
     expect(failureKind(new Error('x'))).toBe('failed');
     expect(failureKind(new DownloadFailure('too large', 'x'))).toBe('too large');
@@ -188,6 +198,8 @@ describe('sameSource: where a redirect may go', () => {
     ['https://www.gstatic.com/ipranges/cloud.json', 'https://gstatic.com.evil.example/cloud.json', false],
     ['https://example.org/a', 'file:///etc/passwd', false],
     ['https://example.org/a', 'ftp://example.org/a', false],
+    // Only a leading www. is the twin: not one inside the name.
+    ['https://ex.ample.com/a', 'https://ex.www.ample.com/a', false],
   ])('%s to %s: %s', (from, to, same) => {
     expect(sameSource(new URL(from), new URL(to))).toBe(same);
   });

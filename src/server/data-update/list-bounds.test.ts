@@ -12,6 +12,7 @@ describe('shapeOf: a version\'s ranges and the space they cover', () => {
   it('counts merged ranges, and addresses per family', () => {
     expect(shapeOf(parse('192.0.2.0/24\n192.0.2.128/25\n198.51.100.7\n2001:db8::/64\n2001:db8:1::/127\n'))).toEqual({ ranges: 4, space4: 257, space6: 2 ** 64 + 2 });
     expect(shapeOf(parse(''))).toEqual({ ranges: 0, space4: 0, space6: 0 });
+    expect(shapeOf(parse('2001:db8::1\n2001:db8::3\n'))).toEqual({ ranges: 2, space4: 0, space6: 2 });
   });
 
   it('covers the whole space for a /0 of each family', () => {

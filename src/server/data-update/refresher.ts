@@ -84,7 +84,7 @@ export class Refresher {
         run: async () => {
           const results = await updatePackages({ dataDir: this.o.dataDir, packages, registry: this.o.urls.registry!, timeoutMs: limits.timeoutMs, installedVersion: this.o.installedVersion });
           const failed = results.filter((r) => r.outcome === 'failed');
-          if (failed.length) throw new DownloadFailure(failed.map((r) => r.kind ?? 'failed').join(', '), failed.map((r) => `${r.name}: ${r.detail}`).join('; '));
+          if (failed.length) throw new DownloadFailure(failed.map((r) => r.kind).join(', '), failed.map((r) => `${r.name}: ${r.detail}`).join('; '));
           return results.map((r) => `${r.name} ${r.outcome}`).join(', ');
         },
       });

@@ -188,9 +188,10 @@ describe('unpackTarball: a .tgz file unpacked as a stream, within a cap', () => 
   it('writes the files it keeps, folders included, and says which', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'unpack-'));
     try {
-      writeFileSync(path.join(dir, 'in.tgz'), tgz([{ name: 'package/a.mmdb', body: 'aaa' }, { name: 'package/docs/b.txt', body: 'bb' }, { name: 'package/c.md', body: 'no' }]));
+      writeFileSync(path.join(dir, 'in.tgz'), tgz([{ name: 'package/a.mmdb', body: 'aaa' }, { name: 'package/docs/b.txt', body: 'bb' }, { name: 'package/c.md', body: 'no' }, { name: 'package/e.mmdb', body: 'e' }]));
       const files = await unpackTarball(path.join(dir, 'in.tgz'), path.join(dir, 'out'), (f) => f !== 'c.md', 10_000);
-      expect(files).toEqual(['a.mmdb', 'docs/b.txt']);
+      expect(files).toEqual(['a.mmdb', 'docs/b.txt', 'e.mmdb']);
+      expect(readFileSync(path.join(dir, 'out', 'e.mmdb'), 'utf8')).toBe('e');
       expect(readFileSync(path.join(dir, 'out', 'a.mmdb'), 'utf8')).toBe('aaa');
       expect(readFileSync(path.join(dir, 'out', 'docs', 'b.txt'), 'utf8')).toBe('bb');
     } finally {
@@ -212,7 +213,26 @@ describe('unpackTarball: a .tgz file unpacked as a stream, within a cap', () => 
   });
 });
 
+describe('unpackTarball on a damaged archive', () => {
+  it('says an archive cut in a body is truncated', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'unpack-'));
+    try {
+      const tar = gunzipSync(tgz([{ name: 'package/a.mmdb', body: 'a'.repeat(2000) }]));
+      writeFileSync(path.join(dir, 'cut.tgz'), gzipSync(tar.subarray(0, 512 + 1000)));
+      await expect(unpackTarball(path.join(dir, 'cut.tgz'), path.join(dir, 'out'), () => true, 10_000)).rejects.toThrow('tarball: truncated');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('readTarball with a cap', () => {
+  it('says what is wrong with an archive that is not gzip, whatever the cap, and keeps the cause of one past it', () => {
+    expect(() => readTarball(Buffer.from('not gzip at all'), () => true, 1_000)).toThrow(/incorrect header check/);
+    const archive = tgz([{ name: 'package/a', body: 'a'.repeat(5000) }]);
+    expect(() => readTarball(archive, () => true, 100)).toThrow(expect.objectContaining({ cause: expect.any(RangeError) as unknown }) as Error);
+  });
+
   it('refuses an archive that inflates past it, and takes one of exactly it', () => {
     const archive = tgz([{ name: 'package/a', body: 'a'.repeat(5000) }]);
     const size = gunzipSync(archive).length;

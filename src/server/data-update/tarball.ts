@@ -94,14 +94,14 @@ export class TarReader {
     const kept = pax || ((type === '0' || type === '\0') && this.wanted(file));
     this.skipPad = Math.ceil(size / BLOCK) * BLOCK - size;
     if (!kept) { this.skipBody = size; return; }
+    // Taken by the next turn of push's loop, an empty body at once.
     this.entry = { file, size, pax, parts: [], got: 0 };
-    if (size === 0) this.fill(this.entry, Buffer.alloc(0));
   }
 
   /** Takes what `data` holds of the entry's body; once it is whole, hands it on. Returns the bytes taken. */
   private fill(entry: Entry, data: Buffer): number {
     const n = Math.min(entry.size - entry.got, data.length);
-    if (n) entry.parts.push(Buffer.from(data.subarray(0, n)));
+    entry.parts.push(Buffer.from(data.subarray(0, n)));
     entry.got += n;
     if (entry.got === entry.size) {
       this.entry = undefined;
@@ -149,7 +149,8 @@ export async function unpackTarball(tgzFile: string, outDir: string, wanted: (fi
   const stream = createReadStream(tgzFile).pipe(createGunzip());
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBytes) { stream.destroy(); throw new Error(`tarball: unpacks to over ${maxBytes} bytes`); }
+    // Leaving the loop ends the stream.
+    if (size > maxBytes) throw new Error(`tarball: unpacks to over ${maxBytes} bytes`);
     reader.push(chunk);
   }
   reader.end();

@@ -158,7 +158,7 @@ async function updatePackage(name: string, o: PackageOptions, registry: string, 
       const why = (error as Error).message.replace(/^unpack-child\.ts exited with code 1: /, '');
       return { name, outcome: 'failed', kind: 'package refused', detail: `${latest} is refused (${why}); kept the data it had` };
     } finally {
-      await rm(packed, { force: true });
+      await rm(packed);
     }
     const old = `${dir}.${process.pid}.old`;
     if (existsSync(dir)) await rename(dir, old);
