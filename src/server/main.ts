@@ -81,6 +81,11 @@ async function startWorker(config: Config): Promise<void> {
 }
 
 function startPrimary(config: Config): void {
+  // The workers accept on the shared socket themselves. With node's round-robin default the
+  // primary accepts every connection and holds it until a worker takes it, with no cap of its
+  // own: under a flood its queue took every descriptor it had, and /healthz went unanswered
+  // while the workers' caps (http/connection-cap.ts) held.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   serveClusterLimits(config);
   serveClusterHealth();
   // Without Redis, the workers' DNS leak notes meet in the primary (dns/notes-shared.ts).
