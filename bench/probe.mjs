@@ -196,8 +196,8 @@ console.log(`server: ${WORKERS} workers on 127.0.0.1:${port} (STUN udp ${stunPor
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 /**
  * One HTTP request to the main server (or `server`): its status (0 when none came within
- * REQUEST_TIMEOUT_MS), headers and body. `fresh` opens a connection of its own, so that the
- * cluster hands it to the next worker; `via` is another keep-alive agent. A 5xx is noted.
+ * REQUEST_TIMEOUT_MS), headers and body. `fresh` opens a connection of its own, which may
+ * reach another worker; `via` is another keep-alive agent. A 5xx is noted.
  */
 function http(pathname, { method = 'GET', headers = {}, body, fresh = false, server = main, via = agent } = {}) {
   return new Promise((resolve) => {
@@ -235,7 +235,7 @@ function refusalFigures(answers) {
 
 /**
  * The sum over the workers of a per-process figure on /healthz. Each worker answers for
- * itself; fresh connections go to the workers in turn (the cluster's round robin), so a few
+ * itself; fresh connections reach whichever worker accepts them, so a few
  * readings see them all: two values are two workers' counts, one value is every worker's.
  */
 async function summedHealthFigure(pattern) {

@@ -39,7 +39,7 @@ async function connected(state: () => string | Promise<string>): Promise<void> {
 }
 
 describe('across the workers of one machine (WEB_CONCURRENCY=2)', () => {
-  // A fresh connection per request: the primary hands connections to the workers in turn.
+  // A fresh connection per request: each may reach either worker (they accept on the shared socket).
   const ask = (url: string, client: string) => fetch(url, { headers: { ...BROWSER, 'x-forwarded-for': client, connection: 'close' } });
 
   it('counts a client, its IPv6 /48 and its pages once whichever worker answers, each against its own limit', async () => {
