@@ -277,19 +277,30 @@ describe('settings that must match across machines', () => {
   it.skipIf(sharedRedis.skip)('logs once, naming both values, when another store on the same Redis has another prefix or limit', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const limits = { rateLimitSecret: SECRET, pageRateLimit: 120, portCheck: { perMinute: 10 }, dnsLeakRateLimit: 10 };
-    const [a, b] = [uniquePrefix('settings-a'), uniquePrefix('settings-b')].map((keyPrefix, i) => redisStore({
-      url: sharedRedis.get(), keyPrefix, secret: SECRET, shared: { ...limits, redisPrefix: keyPrefix, rateLimit: i === 0 ? 300 : 100 },
-    }));
+    const open = (keyPrefix: string, rateLimit: number) => redisStore({ url: sharedRedis.get(), keyPrefix, secret: SECRET, shared: { ...limits, redisPrefix: keyPrefix, rateLimit } });
+    const reader = new Redis(sharedRedis.get());
+    const [prefixA, prefixB] = [uniquePrefix('settings-a'), uniquePrefix('settings-b')];
+    const a = open(prefixA, 3017);
+    let b: ReturnType<typeof open> | undefined;
     try {
+      // The second store opens once the first has written its settings: it then compares at once.
+      await vi.waitFor(async () => {
+        const keys = await reader.keys('whatismyip:settings:*');
+        const values = keys.length ? await reader.mget(...keys) : [];
+        expect(values.some((v) => v?.includes(prefixA))).toBe(true);
+      }, { timeout: 5000 });
+      b = open(prefixB, 1013);
       await vi.waitFor(() => {
         const lines = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('shared settings:') && l.includes('settings-a') && l.includes('settings-b'));
-        expect(lines.some((l) => /RATE_LIMIT: (100 here, 300|300 here, 100) there/.test(l))).toBe(true);
+        // Values no other store on this Redis has: a line about them cannot have been said before.
+        expect(lines.some((l) => /RATE_LIMIT: (1013 here, 3017|3017 here, 1013) there/.test(l))).toBe(true);
       }, { timeout: 5000 });
       const said = warn.mock.calls.map((c) => String(c[0])).filter((l) => l.startsWith('shared settings:'));
       expect(new Set(said).size).toBe(said.length);
       expect(said.join('\n')).not.toContain(SECRET);
     } finally {
-      await Promise.all([a!.close(), b!.close()]);
+      await Promise.all([a.close(), b?.close()]);
+      reader.disconnect();
       warn.mockRestore();
     }
   });
