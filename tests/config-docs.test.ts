@@ -1,7 +1,7 @@
 /**
- * README's configuration table and the settings the server reads stay in step: every
- * environment variable the server, its build or `npm run data:update` reads has a row, and
- * every row names a variable something reads.
+ * The settings table of docs/configuration.md and the settings the server reads stay in step:
+ * every environment variable the server, its build or `npm run data:update` reads has a row,
+ * and every row names a variable something reads.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,9 +30,16 @@ function settingsRead(): string[] {
   return [...names].filter((n) => !NOT_SETTINGS.has(n)).sort();
 }
 
+/** The file and section that hold the table: every row up to the next section counts. */
+const DOC = 'docs/configuration.md';
+const SECTION = '## Every setting';
+
 function settingsDocumented(): string[] {
-  const readme = readFileSync('README.md', 'utf8');
-  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(SECTION);
+  expect(start, `${DOC} has no "${SECTION}" section`).toBeGreaterThan(-1);
+  const end = doc.indexOf('\n## ', start + 1);
+  const table = doc.slice(start, end === -1 ? undefined : end);
   const names = new Set<string>();
   for (const line of table.split('\n').filter((l) => l.startsWith('| `'))) {
     const first = line.split('|')[1]!;
@@ -41,7 +48,7 @@ function settingsDocumented(): string[] {
   return [...names].sort();
 }
 
-describe('the configuration table in README.md', () => {
+describe('the settings table in docs/configuration.md', () => {
   it('finds the settings on both sides', () => {
     expect(settingsRead()).toEqual(expect.arrayContaining(['HOST', 'PORT', 'RATE_LIMIT', 'TOR_EXIT_LIST']));
     expect(settingsDocumented().length).toBeGreaterThan(20);
