@@ -6,7 +6,7 @@
  * flag, the registered country when the country is missing, the address's bytes as one
  * integer, the User-Agent split at its first `/`); our server answers from a City file that
  * holds these records alone (DB-IP left out, so every field comes from that file).
- * Where the two differ by design (README, "ifconfig.co's fields"), the row says how.
+ * Where the two differ by design (docs/api.md, "ifconfig.co's fields"), the row says how.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

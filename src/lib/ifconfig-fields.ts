@@ -4,7 +4,7 @@
  * derived as ifconfig.co's server (echoip) derives them: a field it would leave out (empty)
  * is left out here too; `ip_decimal` is a number for IPv4 but a string for IPv6, where a
  * 128-bit number would lose its last digits in every JSON parser that reads numbers as
- * doubles. README ("ifconfig.co's fields") lists the differences.
+ * doubles. docs/api.md ("ifconfig.co's fields") lists the differences.
  */
 import { UNKNOWN, type IpInfo } from './record.ts';
 

@@ -1,7 +1,7 @@
 /**
  * A network (autonomous system) as `GET /api/asn/{n}` answers it and its page `/AS{n}`
  * shows it, and the search's answer (`GET /api/asn?q=`). Field names are the API's
- * contract (README, "From the command line and from code"). What an AS number is and the
+ * contract (docs/api.md, "Cities and networks"). What an AS number is and the
  * path of a network's page: asn.ts.
  */
 import * as z from 'zod/mini';

@@ -2,7 +2,7 @@
  * The lookup record and the API's request/response shapes: one definition shared by the
  * server (which builds them) and the islands (which validate what they fetch with
  * src/lib/answer-guards.ts, held to these schemas by its test).
- * Field names are the API's contract (README, "From the command line and from code").
+ * Field names are the API's contract (docs/api.md).
  */
 import * as z from 'zod/mini';
 
@@ -53,7 +53,7 @@ export const IpInfoSchema = z.object({
   ip_version: z.enum(['ipv4', 'ipv6']),
   city: z.string(),
   region: z.string(),
-  /** ISO 3166-1 alpha-2, as `country` is in the sketch's backend; same as country_code. */
+  /** ISO 3166-1 alpha-2, the same as country_code: API clients read `country` as the code (ifconfig.co's is the name, our country_name: docs/api.md). */
   country: z.string(),
   country_name: z.string(),
   country_code: z.string(),
@@ -128,7 +128,7 @@ export const GpsLocationSchema = z.object({
 });
 export type GpsLocation = z.infer<typeof GpsLocationSchema>;
 
-/** Body of POST /api/lookup (the sketch's body plus what the WebRTC probe saw). */
+/** Body of POST /api/lookup: what the page sends (src/stores/lookup.ts): the browser's clientInfo and GPS position, and what the WebRTC probe saw. */
 export const LookupRequestSchema = z.object({
   ip: z.optional(z.string()),
   clientInfo: z.optional(z.object({

@@ -50,7 +50,8 @@ export function panelUrgency(record: Pick<PanelInput, 'risk_level'>): { urgency:
 }
 
 const SECURITY_COUNTRIES = new Set(['CN', 'RU', 'IR', 'KP', 'SA', 'AE', 'SG']);
-// The sketch's streaming list repeats four security countries; only TR and EG reach it.
+// Where streaming services are blocked or cut down. CN, IR, KP and RU are security countries
+// first (checked before), so only TR and EG reach this list (vpn-panel.test.ts holds the order).
 const STREAMING_COUNTRIES = new Set(['CN', 'IR', 'KP', 'RU', 'TR', 'EG']);
 
 /** VPN detected gives privacy; else censoring countries security; else TR, EG streaming; else privacy. */

@@ -3,8 +3,10 @@
  * what the lookup knows) and what they weigh (`scoreVpn`). Each signal that fires adds its
  * weight, and a VPN is detected when the sum exceeds 0.4. So a datacenter address alone
  * (0.4) is reported but not judged a VPN; with a second signal (a timezone mismatch, a
- * WebRTC leak) it is. The first four weights and the threshold are the product sketch's;
- * the list rows weigh what a list says: a Tor exit is certain (1.0), a Private Relay egress
+ * WebRTC leak) it is. The first four weights and the threshold decide what suffices alone:
+ * a known VPN provider (0.6) or a WebRTC leak (0.5) does; a datacenter address or a timezone
+ * mismatch does not, since honest visitors have either (a cloud desktop, a laptop abroad),
+ * but with a second signal it does. The list rows weigh what a list says: a Tor exit is certain (1.0), a Private Relay egress
  * or a listed open proxy hides the visitor as a VPN does (0.5, 0.6). The table test in
  * vpn-score.test.ts holds every row.
  *

@@ -88,7 +88,7 @@ export async function startDnsLeakTest(config: DnsLeakConfig): Promise<DnsLeakTe
   } catch (error) {
     await notes.close();
     const why = `could not listen on udp/tcp port ${port} of ${config.host}: ${oneLine(error)}`;
-    console.error(`DNS leak test off: ${why}; see DNS_PORT in README.md and docs/operations.md`);
+    console.error(`DNS leak test off: ${why}; see DNS_PORT in docs/configuration.md and docs/operations.md`);
     return off(why);
   }
   return {

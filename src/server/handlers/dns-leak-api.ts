@@ -1,5 +1,5 @@
 /**
- * The DNS leak test's API (README, "From the command line and from code"):
+ * The DNS leak test's API (docs/api.md, "The DNS leak test"):
  * `POST /api/dns-leak` issues a random 128-bit token and the never-seen names under the
  * zone the browser is to load (6, or 36 with `?extended=1`); `GET /api/dns-leak/{token}`
  * answers the resolvers the DNS responder saw asking for them (src/server/dns/), each looked

@@ -66,7 +66,8 @@ function parse(userAgent: string, brandsHeader: string, mobileHeader: string, pl
  * The result is shared between requests: do not mutate it.
  */
 export function detectDevice(headers: Headers | undefined, fallbackUserAgent?: string): DeviceInfo | null {
-  // The sketch's client appends ' bypass-cache' to its userAgent on a GPS refresh.
+  // A client of POST /api/lookup may end the body's userAgent with ' bypass-cache' to mark a
+  // refresh after a new GPS position: no part of the browser's name, so it is cut (device.test.ts).
   const userAgent = headers?.get('user-agent') || fallbackUserAgent?.replace(/ bypass-cache$/, '') || '';
   if (userAgent === '') return null;
   const brands = headers?.get('sec-ch-ua') ?? '';

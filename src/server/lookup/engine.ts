@@ -280,7 +280,7 @@ function buildRecord(r: RecordParts): IpInfo {
     accuracy_tier: r.accuracy.tier,
     reserved: r.reserved,
   };
-  // ifconfig.co's codes, only where a source has one (README, "ifconfig.co's fields").
+  // ifconfig.co's codes, only where a source has one (docs/api.md, "ifconfig.co's fields").
   if (r.place?.regionCode) record.region_code = r.place.regionCode;
   if (r.place?.metroCode) record.metro_code = r.place.metroCode;
   return record;

@@ -2,7 +2,7 @@
  * The server's own STUN responder (RFC 8489, which obsoletes RFC 5389; UDP only): it answers
  * each Binding request with the address and port the request came from, in an
  * XOR-MAPPED-ADDRESS. The WebRTC leak check asks it instead of a public STUN server, so the
- * visitor's address reaches no third party (README, "Configuration": `STUN_PORT`).
+ * visitor's address reaches no third party (docs/configuration.md: `STUN_PORT`).
  *
  * What arrives is untrusted, and its source may be spoofed: anything that is not a
  * well-formed STUN request is dropped without an answer, and the responder must be of no use
