@@ -70,14 +70,14 @@ export default defineConfig({
         // Building a zod schema (`z.object(...)`, `z.number().check(...)`) has no side effects, so an
         // unused one goes. The browser imports rules and constants from modules that also define
         // schemas (src/lib/record.ts, city-search.ts, ...) and checks answers without zod
-        // (src/lib/answer-guards.ts); without this, zod's 7 KB gzip came along in the chunks `/`
+        // (src/lib/answer-guards.ts); without this, zod's code came along in the chunks `/`
         // loads, since Rolldown keeps zod's calls once zod sits in a shared chunk.
         // tests/js-budget.test.ts checks that no chunk `/` loads holds zod.
         treeshake: { manualPureFunctions: ['z'] },
         output: {
           // A few chunks for `/` rather than one per shared module: left to itself Rolldown made
-          // some 35 files of 0.1-2 KB, and gzip, which compresses each file alone, took about a
-          // quarter more for them than for the same code in a few (tests/e2e/script-budget.test.ts
+          // dozens of tiny files, and gzip, which compresses each file alone, made them larger
+          // than the same code in a few (docs/benchmarks.md, "The script `/` loads"; tests/e2e/script-budget.test.ts
           // counts what `/` loads). Groups are taken in order; each takes what it matches and
           // what that imports, unless an earlier group took it.
           codeSplitting: {

@@ -1,8 +1,8 @@
 /**
  * The lookup islands' texts and the VPN offers, bundled with the islands' code (one shared
  * chunk, hashed and cached by the browser) rather than written into every page as the
- * islands' props: on `/` those props were 20 KB of the 48 KB page and a third of it gzipped
- * (bench/api.mjs measures the page). These are the very files the content collections read and validate at build
+ * islands' props: on `/` those props were a large part of the page, plain and gzipped
+ * (bench/api.mjs measures the page; docs/benchmarks.md, "The script `/` loads"). These are the very files the content collections read and validate at build
  * (src/content.config.ts: lookupText, offers), which have no defaults or transforms to miss;
  * tests/island-text.test.ts checks that both read the same. A page passes a text only where
  * it differs (the per-address page's label of the IP box).

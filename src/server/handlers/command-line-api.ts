@@ -62,8 +62,8 @@ export const answersCommandLine = (req: AppRequest): boolean =>
  * changes while the process runs), so a hit is byte for byte what a fresh lookup would
  * send (which is why location_source stays 'ip').
  * An address's body is kept from its second ask (SecondHitMemo, bounded-map.ts): over
- * 10,000 distinct addresses, a body kept for every one cost 6% of the throughput
- * (bench/api.mjs).
+ * 10,000 distinct addresses, a body kept for every one cost throughput (see
+ * docs/benchmarks.md, "The /json memo and body").
  * Server-Timing says when the memo answered. The same idea as echoip's response cache.
  */
 export class JsonMemo {
@@ -99,8 +99,7 @@ export const JSON_MEMO_SIZE = 4096;
  * `user_agent` (the caller's, when it sent one) spliced in before its closing brace.
  * Encoded here, once, as a Buffer: its length is then known without reading the text, and
  * node writes it beside the headers as it is, where a string was flattened with the headers
- * and encoded again (bench:api with BASELINE_DIR, one run of ten rounds: the server's CPU
- * per request 0.96x for a fresh /json, 0.92x for the memo's).
+ * and encoded again, costing CPU per request (see docs/benchmarks.md, "The /json memo and body").
  */
 function jsonBody(record: string, host: HostnameAnswer, req: AppRequest): Buffer {
   const agent = ifconfigUserAgent(req.headers.get('user-agent'));

@@ -3,9 +3,10 @@
  * validates the file and parses its metadata; the search-tree walk is done here, and the
  * records are read by MmdbDecoder, because mmdb-lib's `Reader.get` re-parses the address
  * text and allocates a cursor object per decoded field: on the two bundled City files
- * alone it reaches about 100k addresses/s, less than the whole lookup's budget of 150k/s
- * (bench/lookup.mjs prints both). Here the first 16 levels of every walk come from a
- * table, and records are read field by field into the caller's object.
+ * alone it reaches fewer addresses a second than the whole lookup's budget of 150k/s
+ * (bench/lookup.mjs prints both; docs/benchmarks.md, "Load and build times"). Here the
+ * first 16 levels of every walk come from a table, and records are read field by field
+ * into the caller's object.
  * Format: https://maxmind.github.io/MaxMind-DB/
  */
 import { Reader } from 'mmdb-lib';
@@ -51,7 +52,7 @@ export class MmdbReader {
     this.jump6 = this.ipVersion === 6 ? this.jumpTable(0) : undefined;
   }
 
-  /** The first 16 levels of the walk, done once for every prefix (256 KiB, ~10 ms). */
+  /** The first 16 levels of the walk, done once for every prefix (65,536 entries, 256 KiB; its time: docs/benchmarks.md). */
   private jumpTable(root: number): Uint32Array {
     const table = new Uint32Array(1 << 16);
     for (let prefix = 0; prefix < table.length; prefix++) {

@@ -266,7 +266,7 @@ export class NetworkIndex {
       else {
         // Inside a word here; a later word of the same name may start with it. Looked for
         // within this name only: an indexOf over the rest of the haystack, for every match
-        // inside a word, made a two-letter query take 80-200 ms.
+        // inside a word, made a two-letter query slow (docs/benchmarks.md, "Load and build times").
         tier = 4;
         for (let i = at + 1; i + wordStart.length <= end; i++) {
           if (hay.startsWith(wordStart, i)) { tier = 3; break; }

@@ -5,8 +5,8 @@
  * memory store holds at most `maxKeys` keys whatever the traffic: past that it forgets the
  * keys it saw first, never one already past its limit, so a limited client stays limited
  * while others churn. It is our own rather than rate-limiter-flexible's RateLimiterMemory,
- * which keeps a record and a timer per client with no bound (about 450 MB of heap for 1M
- * clients against 65 MB here, measured by bench/rate-limit.mjs) and answers through a
+ * which keeps a record and a timer per client with no bound (several times the heap of this
+ * one for as many clients: docs/benchmarks.md, "Memory bounds") and answers through a
  * promise on every request.
  * The stores shared between processes and machines are in shared-stores.ts.
  */
@@ -35,7 +35,7 @@ export interface RateLimitStore {
   state(): string;
 }
 
-/** Keys the memory store keeps at most (about 100 MB of heap at the bound, bench/rate-limit.mjs). */
+/** Keys the memory store keeps at most (its heap at the bound: docs/benchmarks.md, "Memory bounds"). */
 export const MAX_KEYS = 1_000_000;
 
 export interface WindowCountsOptions {

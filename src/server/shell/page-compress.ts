@@ -2,7 +2,7 @@
  * gzip and zstd for the pages served from a shell, each through one stream kept open per
  * level. zlib.gzipSync and zstdCompressSync open and close a stream per call: its setup and
  * the native memory it reports to V8 (which then collects sooner) are a good part of
- * compressing a 32 KB page at a fast level. Each page stands alone: gzip deflates it to a full
+ * compressing a page of `/`'s size at a fast level. Each page stands alone: gzip deflates it to a full
  * flush (byte-aligned, and the history reset, so the next page refers to nothing of this one),
  * an empty final block ends it, and the gzip header and trailer go around it; zstd ends its
  * frame (ZSTD_e_end), and the context, its tables kept, begins the next frame afresh. The
@@ -11,12 +11,10 @@
  * the log says so once (the pages stay right; only the gain is lost).
  *
  * Why zstd: browsers that take it (Chrome and Edge from 123, Firefox from 126) get `/`
- * smaller than gzip makes it, in a little over half the time. On `/` (32.5 KB plain, one core,
- * in process, kept stream against kept stream, 2026-11-27): gzip level 2 made 9.5 KB; zstd
- * level 3 made 9.3 KB in 0.55-0.6 of that time, levels 1 and 2 made 9.7 and 9.6 KB in 0.26-0.39
- * and 0.4-0.5 of it, but put some visitors' first page over the 10 KB that
- * tests/page-shell.test.ts holds it to. Node before 22.15 has no zstd: `zstdPages` is then
- * false, and every browser gets gzip.
+ * smaller than gzip makes it, in a little over half the time. Level 3, because levels 1 and 2,
+ * faster still, put some visitors' first page over the 10 KB that tests/page-shell.test.ts
+ * holds it to (the figures: docs/benchmarks.md, "Compressing `/`"). Node before 22.15 has no
+ * zstd: `zstdPages` is then false, and every browser gets gzip.
  */
 import zlib, { constants, crc32, gunzipSync, gzipSync } from 'node:zlib';
 

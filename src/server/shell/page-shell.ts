@@ -45,20 +45,18 @@ const PAGE_MARK = '{&quot;from&quot;:[0,&quot;page&quot;]}';
 const componentName = (tag: string) => /\scomponent-url="[^"]*\/([A-Za-z0-9_]+)\.[^"/]*"/.exec(tag)?.[1];
 
 /**
- * How the page is compressed, chosen by measurement on this page (28 KB plain, one core,
- * 2026-11-26). A first answer is compressed whole at level 2: 8.9 KB, which with its
- * headers fits in a new connection's first flight (TCP's initial window: ten segments,
- * about 14 KB). Alone that takes 0.08 ms; in the server, among other requests, it costs a
- * new visitor about 0.17 ms, and new visitors are served at 0.6x the rate of the splice
- * it replaced. That splice (the static parts compressed once at start, the visitor's parts
- * per request) made 15.2 KB with the islands' HTML stored and 11.1 KB with it compressed:
- * no part can refer back into another. Level 1 made 9.1 KB and was no faster; levels 3 and
- * 4 took 0.11-0.12 ms for 8.5-8.8 KB. A reload gets level 6 (8.3 KB, 0.28 ms), once, then
- * kept. Brotli is not offered: quality 0-2 took 0.07-0.12 ms for 8.9-9.6 KB, no better
- * than gzip level 2, and for a kept page quality 5 makes 7.8 KB in 1.8 ms, quality 11
- * 7.0 KB in 29 ms. zstd, where the browser takes it, is level 3 for a first answer: a
- * little smaller than gzip level 2, in a little over half its time (page-compress.ts); a
- * reload gets level 6 (as small as gzip's 6), kept, as with gzip.
+ * How the page is compressed, chosen by measurement on this page (the figures:
+ * docs/benchmarks.md, "Compressing `/`"). A first answer is compressed whole at gzip level
+ * 2, small enough that with its headers it fits in a new connection's first flight (TCP's
+ * initial window: ten segments, about 14 KB; tests/page-shell.test.ts holds it to 10 KB),
+ * and cheap enough per new visitor. Compressing the whole page beat splicing compressed
+ * parts (the static parts compressed once at start, the visitor's parts per request): no
+ * part can refer back into another, so the splice was larger. Level 1 was no faster; levels
+ * 3 and 4 cost more for little. A reload gets level 6, once, then kept. Brotli is not
+ * offered: its fast qualities are no better than gzip level 2, and its better ones cost many
+ * times more per page. zstd, where the browser takes it, is level 3 for a first
+ * answer: a little smaller than gzip level 2, in a little over half its time
+ * (page-compress.ts); a reload gets level 6 (as small as gzip's 6), kept, as with gzip.
  */
 export type PageEncoding = 'gzip' | 'zstd';
 /** A first visit's level per encoding (bench/floor-server.mjs compresses its floor page at it too). */

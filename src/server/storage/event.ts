@@ -49,8 +49,8 @@ export function mayRecord(headers: Headers): boolean {
   return !!agent && !isBot(agent);
 }
 
-// isbot's pattern costs about 2 µs a call, half of what recording costs the request;
-// browsers send few distinct agents, so the answer is kept per agent string.
+// isbot's pattern is a good part of what recording costs the request (docs/benchmarks.md,
+// "Recording a lookup"); browsers send few distinct agents, so the answer is kept per agent string.
 const BOT_MEMO = new BoundedMap<string, boolean>(2048);
 const LONGEST_KEPT_AGENT = 512;
 

@@ -106,10 +106,9 @@ export class SqliteAnalytics {
     this.db.exec('PRAGMA journal_mode = WAL');
     // With WAL, NORMAL loses at most the last commits on a power cut, never the file.
     this.db.exec('PRAGMA synchronous = NORMAL');
-    // 16 MB of page cache (the default is 2 MB). At 1M rows (npm run bench:analytics,
-    // 2026-11-26) 64 MB bought nothing: ingestion 26.7k rows/s against 27.2k, dashboard p50
-    // 2.0-3.8 ms against 2.2-2.7 (its queries read the rollups), while under load the
-    // server's RSS grew 55 MB more (bench/api.mjs holds RSS after load to 1.5x its size after start).
+    // 16 MB of page cache (the default is 2 MB). 64 MB made neither ingestion nor the dashboard
+    // faster (its queries read the rollups) and cost RSS under load, which bench/api.mjs holds
+    // to 1.5x its size after start (see docs/benchmarks.md, "SQLite's page cache").
     this.db.exec('PRAGMA cache_size = -16384');
     this.migrate();
   }

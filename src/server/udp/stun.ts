@@ -142,9 +142,8 @@ export function stunAnswer(packet: Buffer, address: string, port: number): Buffe
 export type StunServer = UdpResponder;
 
 /**
- * Each source's budget: a browser's ICE gathering sends a handful of requests. 50,000
- * sources tracked at most take 6.2 MB of heap when they are IPv4 addresses, 7.9 MB when
- * IPv6 /64s (measured with 300,000 sources through the budget).
+ * Each source's budget: a browser's ICE gathering sends a handful of requests. At most 50,000
+ * sources are tracked, a few MB of heap (see docs/benchmarks.md, "Memory bounds").
  */
 export const STUN_BUDGET = { perSecond: 20, burst: 40, maxSources: 50_000 };
 
