@@ -13,7 +13,7 @@ import {
   NETWORK_LIMIT_DEFAULT, NETWORK_LIMIT_MAX, NETWORK_QUERY_MAX, NETWORK_QUERY_MIN,
   type NetworkDirectory, type NetworkPage, type NetworkRecord, type NetworkSearchResponse,
 } from '../../lib/network-record.ts';
-import { EXPOSE_HEADERS, json, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import { exposedTiming, json, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { PrivacyLists } from '../lookup/privacy-lists.ts';
 import { networkRecord, summaryRecord } from '../networks/facts.ts';
 import type { NetworkIndexHandle } from '../networks/load.ts';
@@ -37,9 +37,7 @@ const notANumber = (input: string) => jsonError(400, 'invalid_asn',
 const unknown = (asn: number) => jsonError(404, 'unknown_asn', `AS${asn} is not in our data: no address range of it is announced.`);
 const unavailable = () => jsonError(503, 'networks_unavailable', 'The network data is unavailable on this server.');
 
-const timing = (started: number): Record<string, string> => ({
-  ...EXPOSE_HEADERS, 'timing-allow-origin': '*', 'server-timing': `asn;dur=${(performance.now() - started).toFixed(3)};desc="Network"`,
-});
+const timing = (started: number): Record<string, string> => exposedTiming('asn', performance.now() - started, 'Network');
 
 /** Runs `answer` on the index, waiting for it while it loads. */
 function withIndex<T>(networks: NetworkIndexHandle, answer: (index: NetworkIndex | Error) => T): T | Promise<T> {
