@@ -27,8 +27,6 @@ import { timedLookup } from '../lookup/timed-lookup.ts';
 import { andThen } from '../utils/maybe-promise.ts';
 import type { Engine, SourcePlace } from '../lookup/engine.ts';
 
-const PATH = '/api/corrections';
-
 const coordinate = (name: string, max: number) => {
   const error = `${name} is a number from -${max} to ${max}`;
   return z.number({ error }).check(z.gte(-max, { error }), z.lte(max, { error }));
@@ -133,8 +131,6 @@ export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorde
     if (req.method !== 'POST') return methodNotAllowed('POST');
     return record(req);
   };
-  return (req) => {
-    if (req.path !== PATH) return undefined;
-    return andThen(answer(req), sameOriginOnly);
-  };
+  // Asked for its path only (its route row, routes.ts).
+  return (req) => andThen(answer(req), sameOriginOnly);
 }
