@@ -16,10 +16,6 @@ import { nameIfCached } from '../dns/record-hostname.ts';
 
 const PREFIX = '/lookup/';
 
-/** Whether a path is an address's page (one segment after /lookup/). */
-export const isLookupPage = (path: string): boolean =>
-  path.startsWith(PREFIX) && path.length > PREFIX.length && !path.includes('/', PREFIX.length);
-
 /**
  * The locals of `/lookup/{ip}`: the address's record without the caller's device (the
  * page is about the address, and may be shared), or null with the query when it is not
