@@ -1,9 +1,10 @@
 /**
  * The networks (autonomous systems): `GET /api/asn/{n}` (a network's record as JSON, its
  * prefixes as CSV with `?format=csv`), `GET /api/asn?q=…` (search by name or number, best
- * first), the pages `/AS{n}` and `/networks` (the locals Astro
- * renders them with: src/pages/AS[asn].astro, src/pages/networks.astro; their paths are route rows, routes.ts), and the redirects
- * to a page's one address (`/as/15169`, `/as15169`, `/AS015169` → `/AS15169`). What is
+ * first), the pages `/AS{n}` and `/networks` (the locals Astro renders them with:
+ * src/pages/AS[asn].astro, src/pages/networks.astro; their paths are route rows in
+ * routes.ts), and the redirects to a page's one address (`/as/15169`, `/as15169`,
+ * `/AS015169` → `/AS15169`). What is
  * not an AS number is a 400, an AS number the data does not hold a 404, on the API and the
  * page alike (tests/asn-api.test.ts). Until the network index is loaded, they wait for it.
  */
