@@ -10,6 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/server/http/app.ts';
+import { routeTable } from '../src/server/http/route-table.ts';
+import { createRenderedAnswer } from '../src/server/shell/rendered-answer.ts';
 import type { PageRenderer } from '../src/server/shell/render-capture.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { Health } from '../src/server/http/health.ts';
@@ -37,8 +39,11 @@ describe('the last resort, with page renders that answer nothing', () => {
     const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', REVERSE_DNS: 'off' });
     const app = createApp({
       config, site: loadStaticSite('dist'), health: new Health(), answerDeadlineMs: DEADLINE_MS,
-      handlers: [(req) => req.path === '/api/hangs' ? never().then(() => undefined) : undefined],
-      page: { render: (req, res, locals) => RENDERS[req.url!]!(req, res, locals), locals: () => ({ clientIp: '127.0.0.1', lookup: null, clientConfig: config.client }), handles: (path) => path in RENDERS },
+      routes: routeTable([
+        { path: '/api/hangs', cors: true, handler: () => never().then(() => undefined) },
+        ...Object.keys(RENDERS).map((path) => ({ path, page: { locals: () => ({ clientIp: '127.0.0.1', lookup: null, clientConfig: config.client }) } })),
+      ]),
+      page: { rendered: createRenderedAnswer((req, res, locals) => RENDERS[req.url!]!(req, res, locals)) },
     });
     vi.spyOn(console, 'error').mockImplementation(errors);
     server = createServer(app);

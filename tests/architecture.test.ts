@@ -2,8 +2,10 @@
  * The shape of src/server, checked over its import graph (type imports included): the top
  * level holds only the entry files, every other module sits in a room named for what it is
  * (http/, handlers/, rate-limit/, udp/, dns/, lookup/, mmdb/, cities/, storage/, shell/, utils/,
- * data-update/); the route handlers are siblings that only routes.ts wires; and no module
- * reaches itself through its imports.
+ * data-update/); the route handlers are siblings that only routes.ts wires; no module
+ * reaches itself through its imports; over value imports (what runs, not `import type`),
+ * no room reaches itself through other rooms, and the HTTP floor (http/) imports no domain
+ * room.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +27,59 @@ function importsOf(file: string): string[] {
   }
   return found;
 }
+
+/** The src/server modules a module imports values from: `import type`, and imports that name only types, left out. */
+function valueImportsOf(file: string): string[] {
+  const found: string[] = [];
+  for (const [, kind, names, spec] of source(file).matchAll(/^\s*(?:import|export)\s+(type\s+)?([^'"]*?)\s*from\s+'(\.[^']+)'/gm)) {
+    const typesOnly = kind !== undefined || /^\{[^}]*\}$/.test(names!) && names!.slice(1, -1).split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '));
+    const target = path.relative(SERVER, path.join(SERVER, path.dirname(file), spec!));
+    if (!typesOnly && !target.startsWith('..')) found.push(target);
+  }
+  return found;
+}
+
+/** A module's room: its folder under src/server, or `entry` for the entry files. */
+const roomOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : 'entry');
+
+/** Room → the other rooms it imports values from. */
+function roomGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = roomOf(file);
+    const targets = graph.get(from) ?? new Set<string>();
+    graph.set(from, targets);
+    for (const target of valueImportsOf(file)) if (roomOf(target) !== from) targets.add(roomOf(target));
+  }
+  return graph;
+}
+
+/** A cycle of rooms in `graph` (the path back to where it starts), or undefined. */
+function findRoomCycle(graph: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (room: string): string[] | undefined => {
+    if (state.get(room) === 'done') return undefined;
+    if (state.get(room) === 'open') return [...stack.slice(stack.indexOf(room)), room];
+    state.set(room, 'open');
+    stack.push(room);
+    for (const next of graph.get(room) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(room, 'done');
+    return undefined;
+  };
+  for (const room of graph.keys()) {
+    const cycle = visit(room);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+/** The rooms that know the domain: addresses' records, the indexes, the stores, DNS. */
+const DOMAIN_ROOMS = ['lookup', 'cities', 'networks', 'storage', 'dns'];
 
 const inRoom = (room: string) => (file: string) => file.startsWith(`${room}/`);
 const isHandler = inRoom('handlers');
@@ -74,5 +129,25 @@ describe('src/server', () => {
 
   it('has no import cycle', () => {
     expect(findCycle()).toBeUndefined();
+  });
+
+  it('reads value imports apart from type imports', () => {
+    expect(valueImportsOf('http/app.ts')).toEqual(expect.arrayContaining(['http/handler.ts', 'utils/log.ts']));
+    expect(valueImportsOf('http/app.ts')).not.toContain('config.ts');
+    expect(valueImportsOf('http/app.ts')).not.toContain('http/health.ts');
+  });
+
+  it('finds a cycle of rooms when there is one, and none in a chain', () => {
+    expect(findRoomCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]]))).toEqual(['a', 'b', 'c', 'a']);
+    expect(findRoomCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set()]]))).toBeUndefined();
+  });
+
+  it('has no cycle of rooms over value imports', () => {
+    expect(findRoomCycle(roomGraph())).toBeUndefined();
+  });
+
+  it('keeps the HTTP floor (http/) free of the domain: no value import of a domain room', () => {
+    const bad = files.filter(inRoom('http')).flatMap((file) => valueImportsOf(file).filter((t) => DOMAIN_ROOMS.includes(roomOf(t))).map((t) => `${file} -> ${t}`));
+    expect(bad).toEqual([]);
   });
 });

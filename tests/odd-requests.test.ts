@@ -10,6 +10,7 @@ import { connect } from 'node:net';
 import { format } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/server/http/app.ts';
+import { routeTable } from '../src/server/http/route-table.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { Health } from '../src/server/http/health.ts';
 import { loadStaticSite } from '../src/server/http/static-site.ts';
@@ -147,7 +148,7 @@ describe('errors', () => {
 
   it('answers a failing handler with a JSON 500 any origin can read, and logs one line', async () => {
     const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', REVERSE_DNS: 'off' });
-    const app = createApp({ config, site: loadStaticSite('dist'), handlers: [() => { throw new Error('boom'); }], health: new Health() });
+    const app = createApp({ config, site: loadStaticSite('dist'), routes: routeTable([{ prefix: '/', handler: () => { throw new Error('boom'); } }]), health: new Health() });
     let res: Response | undefined;
     const lines = await consoleLines(async () => { res = await app.request('/ip'); });
     expect(res!.status).toBe(500);

@@ -32,6 +32,9 @@ import type { PageRenderer } from '../src/server/shell/render-capture.ts';
 import { startTestServer, type TestServer } from './support/http-harness.ts';
 import { rawHead } from './support/raw-http.ts';
 
+/** The pages routes.ts serves from a shell (their route rows say `shell: true`). */
+const SHELL_PAGES = [{ path: '/', prefix: false }, { path: '/ip-2', prefix: false }, { path: '/lookup/', prefix: true }];
+
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
 const HOSTILE = '</script><script>alert(1)</script>';
 
@@ -273,7 +276,7 @@ describe('a page the shell cannot reproduce is refused', () => {
     const warn = console.warn;
     console.warn = (message: string) => warnings.push(message);
     try {
-      const shellFor = await loadShells(render, 'dist', (ip) => locals(lookupOf(ip)), ['8.8.8.8', PLACEHOLDERS[1]]);
+      const shellFor = await loadShells(render, 'dist', (ip) => locals(lookupOf(ip)), SHELL_PAGES, ['8.8.8.8', PLACEHOLDERS[1]]);
       expect(shellFor('/')).toBeUndefined();
       expect(shellFor('/lookup/1.2.3.4')).toBeUndefined();
       expect(shellFor('/ip-2')).toBeDefined();
@@ -295,7 +298,7 @@ describe('a page the shell cannot reproduce is refused', () => {
     console.warn = (message: string) => warnings.push(message);
     let shellFor: Awaited<ReturnType<typeof loadShells>>;
     try {
-      shellFor = await loadShells(render, 'dist', (ip) => locals(lookupOf(ip)));
+      shellFor = await loadShells(render, 'dist', (ip) => locals(lookupOf(ip)), SHELL_PAGES);
     } finally {
       console.warn = warn;
     }
@@ -319,7 +322,7 @@ describe('a page the shell cannot reproduce is refused', () => {
     const warn = console.warn;
     console.warn = (message: string) => warnings.push(message);
     try {
-      const shellFor = await loadShells(render, distDir, pageLocals);
+      const shellFor = await loadShells(render, distDir, pageLocals, SHELL_PAGES);
       expect(PAGES.map((page) => shellFor(page))).toEqual([undefined, undefined, undefined]);
     } finally {
       console.warn = warn;
@@ -338,7 +341,7 @@ describe('a page the shell cannot reproduce is refused', () => {
         'export const { jsx, renderToString } = real;',
         "export const islands = { ...real.islands, BadgeRow: () => { throw new RangeError('a bug in an island'); } };",
       ].join('\n'));
-      await expect(loadShells(render, distDir, (ip) => locals(lookupOf(ip)))).rejects.toThrow(new RangeError('a bug in an island'));
+      await expect(loadShells(render, distDir, (ip) => locals(lookupOf(ip)), SHELL_PAGES)).rejects.toThrow(new RangeError('a bug in an island'));
     } finally {
       rmSync(distDir, { recursive: true, force: true });
     }

@@ -14,6 +14,7 @@ import { createRoutes, type Routes } from './routes.ts';
 import { loadStaticSite, type StaticSite } from './http/static-site.ts';
 import { loadShells } from './shell/load.ts';
 import { createShellAnswer } from './shell/answer.ts';
+import { createRenderedAnswer } from './shell/rendered-answer.ts';
 import { capConnections, descriptorLimit, totalConnectionCap } from './http/connection-cap.ts';
 
 type NodeMiddleware = (req: unknown, res: unknown, next: (err?: unknown) => void, locals: object) => Promise<void>;
@@ -64,13 +65,14 @@ export async function buildApp(config: Config, distDir: string, limits: Partial<
     createRoutes(config, distDir),
     loadPageRenderer(distDir),
   ]);
-  // After the routes: the DNS leak zone is in config.client only once its responder listens.
-  const site = loadStaticSite(distDir, config.client.dnsLeakZone);
+  // After the routes: the DNS leak zone is offered only once its responder listens.
+  const site = loadStaticSite(distDir, routes.client.dnsLeakZone);
   warnOnRetentionMismatch(site, config.analytics.retentionDays);
-  const shellFor = renderPage && await loadShells(renderPage, distDir, (ip) => ({ clientIp: ip, lookup: routes.engine.lookup(ip), clientConfig: config.client, query: ip }));
-  const page = renderPage && { render: renderPage, locals: routes.pageLocals, handles: routes.isPage, limit: routes.pageLimit, shell: shellFor && createShellAnswer(shellFor) };
+  const placeholderLocals = (ip: string) => ({ clientIp: ip, lookup: routes.engine.lookup(ip), clientConfig: routes.client, query: ip });
+  const shellFor = renderPage && await loadShells(renderPage, distDir, placeholderLocals, routes.table.shellPages);
+  const page = renderPage && { rendered: createRenderedAnswer(renderPage), shell: shellFor && createShellAnswer(shellFor) };
   const answerDeadlineMs = limits.answerDeadline ?? SERVER_LIMITS.answerDeadline;
-  return { app: createApp({ config, site, handlers: routes.handlers, page, health: routes.health, answerDeadlineMs }), site, routes };
+  return { app: createApp({ config, site, routes: routes.table, page, health: routes.health, answerDeadlineMs }), site, routes };
 }
 
 /**

@@ -99,3 +99,7 @@ export async function startDnsLeakTest(config: DnsLeakConfig): Promise<DnsLeakTe
     close: async () => { await Promise.all([server.close(), notes.close()]); },
   };
 }
+
+/** The browser's runtime config as the server offers it: the test's zone in it only while the responder listens. */
+export const offeredClientConfig = <C extends { dnsLeakZone: string | null }>(client: C, test: Pick<DnsLeakTest, 'zone'>): C =>
+  ({ ...client, dnsLeakZone: test.zone });

@@ -31,3 +31,14 @@ export async function setHostnames(records: readonly IpInfo[], dns: ReverseDns, 
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, records.length) }, worker));
 }
+
+/**
+ * For an answer that never waits for DNS (a page): the record carries its name when it is
+ * cached, else the lookup starts now (and the page's network card asks /hostname for it).
+ */
+export function nameIfCached(record: IpInfo | undefined, dns: ReverseDns): void {
+  if (!record) return;
+  const known = dns.cached(record.ip);
+  if (known) setHostname(record, known);
+  else void dns.lookup(record.ip);
+}

@@ -1,9 +1,10 @@
 /**
  * The networks (autonomous systems): `GET /api/asn/{n}` (a network's record as JSON, its
  * prefixes as CSV with `?format=csv`), `GET /api/asn?q=…` (search by name or number, best
- * first), the pages `/AS{n}` and `/networks` (which paths they are and the locals Astro
- * renders them with: src/pages/AS[asn].astro, src/pages/networks.astro), and the redirects
- * to a page's one address (`/as/15169`, `/as15169`, `/AS015169` → `/AS15169`). What is
+ * first), the pages `/AS{n}` and `/networks` (the locals Astro renders them with:
+ * src/pages/AS[asn].astro, src/pages/networks.astro; their paths are route rows in
+ * routes.ts), and the redirects to a page's one address (`/as/15169`, `/as15169`,
+ * `/AS015169` → `/AS15169`). What is
  * not an AS number is a 400, an AS number the data does not hold a 404, on the API and the
  * page alike (tests/asn-api.test.ts). Until the network index is loaded, they wait for it.
  */
@@ -13,7 +14,7 @@ import {
   NETWORK_LIMIT_DEFAULT, NETWORK_LIMIT_MAX, NETWORK_QUERY_MAX, NETWORK_QUERY_MIN,
   type NetworkDirectory, type NetworkPage, type NetworkRecord, type NetworkSearchResponse,
 } from '../../lib/network-record.ts';
-import { EXPOSE_HEADERS, json, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import { exposedTiming, json, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { PrivacyLists } from '../lookup/privacy-lists.ts';
 import { networkRecord, summaryRecord } from '../networks/facts.ts';
 import type { NetworkIndexHandle } from '../networks/load.ts';
@@ -21,8 +22,6 @@ import type { NetworkIndex } from '../networks/network-index.ts';
 
 const API = '/api/asn';
 const PAGE_PREFIX = '/AS';
-/** The hub of the largest networks, and the page of a search. */
-export const NETWORKS_HUB = '/networks';
 /** Prefixes of each family a network's page lists; the rest are in its downloads. */
 export const PAGE_PREFIXES = 100;
 /**
@@ -37,9 +36,7 @@ const notANumber = (input: string) => jsonError(400, 'invalid_asn',
 const unknown = (asn: number) => jsonError(404, 'unknown_asn', `AS${asn} is not in our data: no address range of it is announced.`);
 const unavailable = () => jsonError(503, 'networks_unavailable', 'The network data is unavailable on this server.');
 
-const timing = (started: number): Record<string, string> => ({
-  ...EXPOSE_HEADERS, 'timing-allow-origin': '*', 'server-timing': `asn;dur=${(performance.now() - started).toFixed(3)};desc="Network"`,
-});
+const timing = (started: number): Record<string, string> => exposedTiming('asn', performance.now() - started, 'Network');
 
 /** Runs `answer` on the index, waiting for it while it loads. */
 function withIndex<T>(networks: NetworkIndexHandle, answer: (index: NetworkIndex | Error) => T): T | Promise<T> {
@@ -137,10 +134,6 @@ export function createNetworkRedirects(): Handler {
     return text(301, `Moved to ${location}`, { location, 'cache-control': 'public, max-age=86400' });
   };
 }
-
-/** Whether a path is a network's page (`/AS` and one segment; what is not a number gets the page's 400). */
-export const isNetworkPage = (path: string): boolean =>
-  path.startsWith(PAGE_PREFIX) && path.length > PAGE_PREFIX.length && !path.includes('/', 1);
 
 /** The locals of a network's page: the network, or why there is none. */
 export function networkPageLocals(networks: NetworkIndexHandle, lists: PrivacyLists | undefined, clientConfig: ClientConfig,

@@ -18,7 +18,6 @@ import type { CityIndex, CityMatch } from '../cities/city-index.ts';
 import type { CityIndexHandle } from '../cities/load.ts';
 import { countryName } from '../lookup/merge-place.ts';
 
-const PATH = '/api/cities';
 /** Answers kept per query and limit: typing visitors ask the same prefixes ('lon', 'lond') again and again. */
 const MEMO_SIZE = 4096;
 /**
@@ -90,7 +89,8 @@ export function createCitiesApi(cities: CityIndexHandle): Handler {
   }
 
   return (req) => {
-    if (req.path !== PATH || req.method === 'OPTIONS') return undefined; // the API's preflight answers OPTIONS
+    // Asked for its path only (its route row, routes.ts); the API's preflight answers OPTIONS.
+    if (req.method === 'OPTIONS') return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return methodNotAllowed('GET, HEAD', 'Use GET here.');
     }

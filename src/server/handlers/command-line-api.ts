@@ -5,7 +5,8 @@
  * up another address on all of them. Browsers still get the HTML page at `/`.
  */
 import type { IpInfo } from '../../lib/record.ts';
-import { invalidIp, jsonText, methodNotAllowed, text, timedLookup, timingHeaders, type AppRequest, type Handler } from '../http/handler.ts';
+import { invalidIp, jsonText, methodNotAllowed, text, timingHeaders, type AppRequest, type Handler } from '../http/handler.ts';
+import { timedLookup } from '../lookup/timed-lookup.ts';
 import { SecondHitMemo } from '../utils/bounded-map.ts';
 import type { Engine } from '../lookup/engine.ts';
 import { REVERSE_DNS_OFF, type HostnameAnswer, type ReverseDns } from '../dns/reverse-dns.ts';
@@ -48,10 +49,11 @@ const FIELDS: Record<string, (r: IpInfo) => string> = {
   '/asn-org': (r) => r.asn_org,
 };
 
-/** Paths that always answer the command line (`/` does only for command-line clients). */
-const TEXT_PATHS: ReadonlySet<string> = new Set([...Object.keys(FIELDS), '/json']);
+/** Paths that always answer the command line (`/` does only for command-line clients): a route row each (routes.ts). */
+export const COMMAND_LINE_PATHS: readonly string[] = [...Object.keys(FIELDS), '/json'];
+const TEXT_PATHS: ReadonlySet<string> = new Set(COMMAND_LINE_PATHS);
 
-/** Whether these endpoints answer the request: their paths, and `/` asked as the API. */
+/** Whether these endpoints answer the request: their paths, and `/` asked as the API (the condition of `/`'s route row). */
 export const answersCommandLine = (req: AppRequest): boolean =>
   TEXT_PATHS.has(req.path) || (req.path === '/' && (wantsJson(req) || wantsPlainText(req)));
 

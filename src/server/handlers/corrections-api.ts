@@ -10,7 +10,8 @@
  *
  * The figures these feed are public, so only the site's own pages may post: a JSON body
  * (415 otherwise), and from a browser a same-origin context (`Sec-Fetch-Site`, 403 for any
- * other). No answer here carries CORS, and the preflight grants nothing: another
+ * other). No answer here carries CORS (its route row does not opt in: routes.ts; nor does
+ * the handler's own answer), and the preflight grants nothing: another
  * site's page can neither send a JSON body here nor read an answer. Answers 202
  * `{ recorded: true, correction }`, or 200 `{ recorded: false, reason, message }` when the
  * request was fine but nothing is kept: `reason` is `declined` (GPC/DNT), `no_place`,
@@ -21,10 +22,10 @@
 import * as z from 'zod/mini';
 import { haversineKm } from '../../lib/confidence.ts';
 import type { CorrectionEvent, CorrectionRecorder, CorrectionVerdict } from '../../lib/correction.ts';
-import { BodyTooLarge, describeIssue, json, jsonError, mapAnswer, methodNotAllowed, readJson, timedLookup, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import { BodyTooLarge, describeIssue, json, jsonError, methodNotAllowed, readJson, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import { timedLookup } from '../lookup/timed-lookup.ts';
+import { andThen } from '../utils/maybe-promise.ts';
 import type { Engine, SourcePlace } from '../lookup/engine.ts';
-
-const PATH = '/api/corrections';
 
 const coordinate = (name: string, max: number) => {
   const error = `${name} is a number from -${max} to ${max}`;
@@ -95,14 +96,6 @@ const OPTIONS: AppResponse = { status: 204, headers: { allow: 'POST' } };
 /** Same-origin only: no answer of this route is readable by another origin. */
 const sameOriginOnly = (reply: AppResponse): AppResponse => ({ ...reply, cors: false });
 
-/**
- * Wraps what answers in front of this route (the rate limit, routes.ts) so that its answers
- * here carry no CORS either: a 429 is this route's answer too.
- */
-export function keepSameOrigin(inner: Handler): Handler {
-  return (req) => (req.path === PATH ? mapAnswer(inner(req), sameOriginOnly) : inner(req));
-}
-
 /** Creates the handler; events go to `recorder` (the analytics store). */
 export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorder): Handler {
   async function record(req: AppRequest): Promise<AppResponse> {
@@ -138,9 +131,6 @@ export function createCorrectionsApi(engine: Engine, recorder: CorrectionRecorde
     if (req.method !== 'POST') return methodNotAllowed('POST');
     return record(req);
   };
-  return (req) => {
-    if (req.path !== PATH) return undefined;
-    const reply = answer(req);
-    return reply instanceof Promise ? reply.then(sameOriginOnly) : sameOriginOnly(reply);
-  };
+  // Asked for its path only (its route row, routes.ts).
+  return (req) => andThen(answer(req), sameOriginOnly);
 }

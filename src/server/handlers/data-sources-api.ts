@@ -9,13 +9,12 @@ import type { DataSource } from '../../lib/data-sources.ts';
 import { listFreshness } from '../data-update/freshness.ts';
 import { json, methodNotAllowed, type Handler } from '../http/handler.ts';
 
-const PATH = '/api/data-sources';
 const HEADERS = { 'cache-control': 'private, max-age=60' };
 
 /** The handler, reading the states under `listsDir` (the privacy lists' folder). */
 export function createDataSourcesApi(listsDir: string): Handler {
+  // Asked for its path only (its route row, routes.ts).
   return (req) => {
-    if (req.path !== PATH) return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed('GET, HEAD');
     const sources: DataSource[] = listFreshness(listsDir, Date.now()).map(({ id, into, state, stale }) => ({
       id, into, fetched_at: state.fetchedAt === undefined ? null : new Date(state.fetchedAt).toISOString(), stale,

@@ -8,7 +8,7 @@
  * content/site/dns-leak-verdicts.json). Per visitor and short-lived: never cached, never
  * recorded. 503 while the test is off or its notes' store does not answer. Each client has a
  * budget of live tokens (dns/notes.ts) and starts at most DNS_LEAK_RATE_LIMIT tests a minute
- * (wired in routes.ts, apart from the API's limit).
+ * (the `dns-leak-start` class of its route row in routes.ts, besides the API's limit).
  */
 import { randomBytes } from 'node:crypto';
 import verdictsFile from '../../../content/site/dns-leak-verdicts.json' with { type: 'json' };
@@ -23,8 +23,6 @@ import type { Engine } from '../lookup/engine.ts';
 import { sourceKey } from '../udp/source-budget.ts';
 
 const PATH = '/api/dns-leak';
-/** Whether a request starts a test (its own rate limit counts it: routes.ts). */
-export const isDnsLeakStart = (req: AppRequest): boolean => req.method === 'POST' && req.path === PATH;
 /** Names of the standard test and of the extended one. */
 export const NAMES_STANDARD = 6;
 export const NAMES_EXTENDED = MAX_NAMES;

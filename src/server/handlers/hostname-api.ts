@@ -7,18 +7,12 @@
  */
 import { parseIp, formatIp } from '../../lib/ip-address.ts';
 import type { HostnameRecord } from '../../lib/record.ts';
-import { invalidIp, json, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
+import { invalidIp, json, methodNotAllowed, text, type Handler } from '../http/handler.ts';
 import type { ReverseDns } from '../dns/reverse-dns.ts';
 
-export const HOSTNAME_PATH = '/hostname';
-
-/** Whether the request is for `/hostname` (rate-limited as the other command-line fields). */
-export const isHostnameRequest = (req: AppRequest): boolean => req.path === HOSTNAME_PATH;
-
-/** Creates the `/hostname` handler. */
+/** Creates the `/hostname` handler, asked for its path only (its route row, routes.ts). */
 export function createHostnameEndpoint(dns: ReverseDns): Handler {
   return async (req) => {
-    if (req.path !== HOSTNAME_PATH) return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed('GET, HEAD', 'Use GET here.');
     const asked = req.query.get('ip') ?? req.clientIp;
     const parsed = parseIp(asked.trim());

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AppRequest } from '../http/handler.ts';
-import { createLookupRedirect, isLookupPage } from './lookup-page.ts';
+import { createLookupRedirect } from './lookup-page.ts';
 import { slashRedirect, type StaticSite } from '../http/static-site.ts';
+import { routeTable } from '../http/route-table.ts';
 
-describe('isLookupPage', () => {
+const locals = (): App.Locals => ({ clientIp: '', lookup: null, clientConfig: { tileUrl: 't', tileAttribution: 'a', stunUrl: null, stunPort: null, ipv4Url: null, ipv6Url: null, dnsLeakZone: null } });
+/** The record pages as routes.ts writes their rows. */
+const pages = routeTable([{ path: '/ip-2', page: { locals } }, { under: '/lookup/', page: { locals } }]);
+const isLookupPage = (path: string) => path !== '/ip-2' && pages.isPage(path);
+
+describe('an address\'s page, /lookup/{ip}', () => {
   it.each([
     ['/lookup/8.8.8.8', true],
     ['/lookup/2001:4860:4860::8888', true],
@@ -34,7 +40,7 @@ describe('the /lookup?ip= redirect (the plain form on /)', () => {
 
 describe('slashRedirect: trailing slashes of on-demand pages move too', () => {
   const site = { get: (path: string) => (path === '/about' ? {} : undefined) } as unknown as StaticSite;
-  const isPage = (path: string) => path === '/ip-2' || isLookupPage(path);
+  const isPage = pages.isPage;
   it.each([
     ['/about/', '/about'],
     ['/ip-2/', '/ip-2'],

@@ -6,21 +6,19 @@
  * host; a caller whose address is not public (the server's own network, or one that leads
  * there: `uncheckableKind`) is refused unless
  * the operator allows it (PORT_CHECK_PRIVATE, for tests). Each client has a few checks in
- * flight at most; its rate limit, stricter than the API's, is wired around it (routes.ts).
- * No answer of it carries CORS, its errors and its limit's 429 included (`withoutCors`):
+ * flight at most; its rate limit, stricter than the API's, is its route's class (routes.ts).
+ * No answer of it carries CORS, its errors and its limit's 429 included (its route row in
+ * routes.ts does not opt in, so http/route-table.ts sends no Access-Control-* header):
  * another site's page must not learn which ports its visitors have open, nor probe them.
  */
 import { nat64Embedded, reservedKind, type ParsedIp, type ReservedKind } from '../../lib/ip-address.ts';
-import { json, jsonError, mapAnswer, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
+import { json, jsonError, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
 import { tcpProbe } from '../net/tcp-probe.ts';
 
 const PREFIX = '/port/';
 
 /** Checks one client may have in flight at once. */
 export const MAX_CHECKS_IN_FLIGHT = 3;
-
-/** Whether a request is for the port check (its own rate limit counts it). */
-export const isPortCheck = (req: AppRequest): boolean => req.path.startsWith(PREFIX);
 
 export interface PortCheckOptions {
   /** Whether callers with a private or loopback address may be checked (tests). */
@@ -59,7 +57,7 @@ const clientKey = (req: AppRequest): string =>
 export function createPortCheck({ allowPrivate, probe = tcpProbe }: PortCheckOptions): Handler {
   const inFlight = new Map<string, number>();
   return async (req) => {
-    if (!isPortCheck(req)) return undefined;
+    if (!req.path.startsWith(PREFIX)) return undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed('GET, HEAD', 'Use GET here.');
     const asked = req.path.slice(PREFIX.length);
     const port = /^\d{1,5}$/.test(asked) ? Number(asked) : NaN;
@@ -90,15 +88,4 @@ export function createPortCheck({ allowPrivate, probe = tcpProbe }: PortCheckOpt
     }
     return asksPlainText(req) ? text(200, reachable ? 'yes' : 'no') : json(200, { ip: req.clientIp, port, reachable });
   };
-}
-
-/** The header of the CORS set an answer may carry (the expose list the rate limit adds). */
-const CORS_HEADER = /^access-control-/i;
-
-/** What `handler` answers, with no CORS at all: `cors: false`, and no `Access-Control-*` header of its own. */
-export function withoutCors(handler: Handler): Handler {
-  return (req) => mapAnswer(handler(req), (found) => {
-    const headers = found.headers && Object.fromEntries(Object.entries(found.headers).filter(([name]) => !CORS_HEADER.test(name)));
-    return { ...found, ...(headers ? { headers } : {}), cors: false };
-  });
 }

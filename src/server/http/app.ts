@@ -1,7 +1,9 @@
 /**
  * The HTTP entry, dispatch only: derives the client address and hands each request to
- * the first part that claims it: health check, route handlers (API, plain text),
- * static files, the on-demand pages (`/`, `/lookup/{ip}`), a trailing-slash redirect, the 404 page.
+ * the first part that claims it: health check, the route table's endpoints (API, plain
+ * text, redirects: route-table.ts), static files, the table's on-demand pages (`/`,
+ * `/lookup/{ip}`), a trailing-slash redirect, the 404 page. What dispatch answers itself
+ * (400s, 405s, redirects, 404, 413, 500, 503) is readable from any origin.
  * `createApp` returns the node:http listener, which also answers in-process through
  * `app.request()` (no port: handler tests run that way, as with Hono's `app.request()`).
  */
@@ -9,24 +11,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress, forwardedProtoIsHttps, untrustedProxyHeader } from './client-ip.ts';
 import type { Config } from '../config.ts';
 import type { Health } from './health.ts';
-import { BodyTooLarge, firstAnswer, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from './handler.ts';
+import { BodyTooLarge, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse } from './handler.ts';
 import { oneLine } from '../utils/log.ts';
+import { andThen } from '../utils/maybe-promise.ts';
 import { ANSWER_DEADLINE_MS, watchAnswer } from './answer-deadline.ts';
 import { answerFile, slashRedirect, type FileAnswer, type StaticSite } from './static-site.ts';
 import { flatten, inProcessRequest, NodeHeaders, readBody, toResponse, withHsts, type RequestInit } from './wire.ts';
 import type { ShellAnswer } from '../shell/answer.ts';
-import { createRenderedAnswer } from '../shell/rendered-answer.ts';
-import type { PageRenderer } from '../shell/render-capture.ts';
-import type { PageLimit, PageVerdict } from '../rate-limit/limit.ts';
+import type { RenderedAnswer } from '../shell/rendered-answer.ts';
+import type { PageRoute, PageVerdict, RouteTable } from './route-table.ts';
 
 export interface AppParts {
   config: Config;
   site: StaticSite;
-  handlers: Handler[];
+  /** Which part answers which request (route-table.ts): its endpoints before the static files, its pages after them. */
+  routes: RouteTable;
   /** What /healthz reports (health.ts, beside this file). */
   health: Health;
-  /** The on-demand pages (absent when there is no build): which paths, their renderer, locals, shell (../shell/) and rate limit (../rate-limit/limit.ts). */
-  page?: { render: PageRenderer; locals: (req: AppRequest) => App.Locals | Promise<App.Locals>; handles: (path: string) => boolean; limit?: PageLimit | undefined; shell?: ShellAnswer };
+  /** How the on-demand pages are made (absent when there is no build: no page is answered): rendered whole by Astro, or from their shells (../shell/). */
+  page?: { rendered: RenderedAnswer; shell?: ShellAnswer | undefined };
   /** How long an answer made asynchronously may take before it is answered 503 (answer-deadline.ts). */
   answerDeadlineMs?: number;
 }
@@ -63,12 +66,16 @@ export interface AppListener {
 
 /** Shared by every request without a query string; handlers only read it. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
+/** An answer dispatch makes itself: readable from any origin. */
+const anyOrigin = (reply: AppResponse): AppResponse => ({ ...reply, cors: true });
+const BAD_TARGET = anyOrigin(jsonError(400, 'bad_request', 'The request target must be a path.'));
+const BAD_ENCODING = anyOrigin(jsonError(400, 'bad_request', 'The path is not valid percent-encoding.'));
 /** The answer to a client whose address is unknown (client-ip.ts): nothing is looked up, limited or granted for it. */
-const UNKNOWN_CLIENT_ANSWER = jsonError(400, 'unknown_client',
-  'Your address could not be determined: a proxy in front of this server named a hop that is not an address.');
-const notAllowed = (method: string) => methodNotAllowed('GET, HEAD', `${method} is not allowed here.`);
+const UNKNOWN_CLIENT_ANSWER = anyOrigin(jsonError(400, 'unknown_client',
+  'Your address could not be determined: a proxy in front of this server named a hop that is not an address.'));
+const notAllowed = (method: string) => anyOrigin(methodNotAllowed('GET, HEAD', `${method} is not allowed here.`));
 /** The answer to a request the server did not answer within its deadline; the socket closes after it. */
-const OVERDUE = jsonError(503, 'timeout', 'The server took too long over this answer. Try again.', { connection: 'close', 'retry-after': '1' });
+const OVERDUE = anyOrigin(jsonError(503, 'timeout', 'The server took too long over this answer. Try again.', { connection: 'close', 'retry-after': '1' }));
 
 /**
  * The request target Astro is handed for a page dispatch chose: the decoded path with each
@@ -86,21 +93,20 @@ export function pageTarget(path: string, rawUrl: string): string {
 
 /** Builds the listener from its parts. */
 export function createApp(parts: AppParts): AppListener {
-  const { config, site, handlers, page, health, answerDeadlineMs = ANSWER_DEADLINE_MS } = parts;
+  const { config, site, routes, page, health, answerDeadlineMs = ANSWER_DEADLINE_MS } = parts;
 
   /** The site's 404 page (its section's, if it has one) as dispatch answers it. */
   const notFound = (path: string, fileRequest: { method: string; acceptEncoding: string | undefined }): Reply => {
     const file = site.notFoundPage(path);
-    return file ? new FileReply(answerFile(file, { ...fileRequest, ifNoneMatch: undefined }, true)) : text(404, 'Not found');
+    return file ? new FileReply(answerFile(file, { ...fileRequest, ifNoneMatch: undefined }, true)) : anyOrigin(text(404, 'Not found'));
   };
 
   /** A page once its rate limit has spoken: the limit's refusal, or the page's locals with the limit's headers. */
-  function pageReply(path: string, appReq: AppRequest, verdict: PageVerdict | undefined): Reply | Promise<Reply> {
+  function pageReply(row: PageRoute, path: string, appReq: AppRequest, verdict: PageVerdict | undefined): Reply | Promise<Reply> {
     if (verdict?.refusal) return verdict.refusal;
     const started = performance.now();
-    const locals = page!.locals(appReq);
     const headers = verdict?.headers;
-    return locals instanceof Promise ? locals.then((l) => new PageReply(path, l, started, headers)) : new PageReply(path, locals, started, headers);
+    return andThen(row.page.locals(appReq), (locals) => new PageReply(path, locals, started, headers));
   }
 
   /** What no handler answered: static files, the on-demand pages, a slash redirect, the 404 page. */
@@ -109,15 +115,15 @@ export function createApp(parts: AppParts): AppListener {
     const fileRequest = { method: inc.method, ifNoneMatch: inc.headers.get('if-none-match') ?? undefined, acceptEncoding: inc.headers.get('accept-encoding') ?? undefined };
     const file = site.get(path);
     if (file) return isRead ? new FileReply(answerFile(file, fileRequest, path.endsWith('/404'))) : notAllowed(inc.method);
-    if (page?.handles(path)) {
+    const row = page && routes.page(path);
+    if (row) {
       if (!isRead) return notAllowed(inc.method);
       // Asked before the lookup, so that a refused page costs none.
-      const verdict = page.limit?.(appReq);
-      return verdict instanceof Promise ? verdict.then((v) => pageReply(path, appReq, v)) : pageReply(path, appReq, verdict);
+      return andThen(routes.pageLimit(row, appReq), (verdict) => pageReply(row, path, appReq, verdict));
     }
     const q = inc.url.indexOf('?');
-    const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1), page?.handles);
-    if (location) return text(301, `Moved to ${location}`, { location });
+    const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1), page ? routes.isPage : undefined);
+    if (location) return anyOrigin(text(301, `Moved to ${location}`, { location }));
     return notFound(path, fileRequest);
   }
 
@@ -134,14 +140,14 @@ export function createApp(parts: AppParts): AppListener {
   function dispatch(inc: Incoming): Reply | Promise<Reply> {
     if (!proxyWarned) warnIfProxied(inc);
     const rawUrl = inc.url;
-    if (!rawUrl.startsWith('/')) return jsonError(400, 'bad_request', 'The request target must be a path.');
+    if (!rawUrl.startsWith('/')) return BAD_TARGET;
     const q = rawUrl.indexOf('?');
     let path: string;
     try {
       const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
       path = rawPath.includes('%') ? decodeURIComponent(rawPath) : rawPath;
     } catch {
-      return jsonError(400, 'bad_request', 'The path is not valid percent-encoding.');
+      return BAD_ENCODING;
     }
     if (path === '/healthz') return health.reply(inc.headers.get('accept'));
     const client = clientAddress(inc.peer, inc.headers, config.trustProxy);
@@ -149,16 +155,15 @@ export function createApp(parts: AppParts): AppListener {
     if (!client.parsed && !site.get(path)) return UNKNOWN_CLIENT_ANSWER;
     const query = q === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(q + 1));
     const appReq: AppRequest = { method: inc.method, path, query, headers: inc.headers, clientIp: client.text, clientAddress: client.parsed, body: inc.body };
-    const answer = firstAnswer(handlers, appReq);
-    if (answer instanceof Promise) return answer.then((found) => found ?? fallThrough(inc, path, appReq));
-    return answer ?? fallThrough(inc, path, appReq);
+    const answer = routes.answer(appReq);
+    return answer === undefined ? fallThrough(inc, path, appReq) : andThen(answer, (found) => found ?? fallThrough(inc, path, appReq));
   }
 
   /** The answer to a request that failed: 413 past the body limit, else a 500 logged in one line. */
   function failure(error: unknown, method: string, url: string): AppResponse {
-    if (error instanceof BodyTooLarge) return jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`);
+    if (error instanceof BodyTooLarge) return anyOrigin(jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`));
     console.error(`request failed: ${method} ${url.slice(0, 200)}: ${oneLine(error)}`);
-    return jsonError(500, 'internal', 'Something went wrong on our side.');
+    return anyOrigin(jsonError(500, 'internal', 'Something went wrong on our side.'));
   }
 
   /** A file or handler answer as status, flat headers and body. */
@@ -175,9 +180,8 @@ export function createApp(parts: AppParts): AppListener {
   };
 
   /** A page no shell answers, rendered whole by Astro (../shell/rendered-answer.ts). */
-  const renderWhole = page && createRenderedAnswer(page.render);
   const rendered = (reply: PageReply, url: string, method: string, headers: AppRequest['headers'], https: boolean) =>
-    renderWhole!(pageTarget(reply.path, url), reply.locals, {
+    page!.rendered(pageTarget(reply.path, url), reply.locals, {
       method, acceptEncoding: headers.get('accept-encoding'), ifNoneMatch: headers.get('if-none-match'), https, started: reply.started, limitHeaders: reply.headers,
     });
 
@@ -219,7 +223,7 @@ export function createApp(parts: AppParts): AppListener {
     };
     try {
       const reply = dispatch({ method, url, headers, peer, body: () => readBody(req, config.bodyLimit) });
-      const sent = reply instanceof Promise ? reply.then((r) => send(req, res, r, https)) : send(req, res, reply, https);
+      const sent = andThen(reply, (r) => send(req, res, r, https));
       // Answers made synchronously are on the wire already; the others are watched until made.
       if (sent) watchAnswer(req, res, sent, answerDeadlineMs, lastResort).catch(fail);
     } catch (error) {

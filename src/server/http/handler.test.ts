@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { describeIssue, firstAnswer, invalidIpMessage, mapAnswer, methodNotAllowed, timedLookup, type AppRequest, type AppResponse, type Handler } from './handler.ts';
-import { InvalidIpError, type Engine } from '../lookup/engine.ts';
+import { describeIssue, firstAnswer, invalidIpMessage, mapAnswer, methodNotAllowed, serverTiming, timingHeaders, type AppRequest, type AppResponse, type Handler } from './handler.ts';
 
 const req = { method: 'GET', path: '/x' } as AppRequest;
 const answer = (body: string): AppResponse => ({ status: 200, body });
@@ -51,13 +50,17 @@ describe('answers', () => {
   });
 });
 
-describe('timedLookup', () => {
-  const engineThrowing = (error: Error) => ({ lookup: () => { throw error; } }) as unknown as Engine;
-  it('gives undefined for an input that is not an address', () => {
-    expect(timedLookup(engineThrowing(new InvalidIpError('no')), 'no')).toBeUndefined();
+describe('Server-Timing', () => {
+  it('writes one entry as name, duration to the microsecond, and description', () => {
+    expect(serverTiming('page', 1.23456, 'Lookup and page')).toBe('page;dur=1.235;desc="Lookup and page"');
   });
-  it('lets any other failure through', () => {
-    expect(() => timedLookup(engineThrowing(new RangeError('broken')), '8.8.8.8')).toThrow('broken');
+
+  it.each([['lookup', 'IP lookup'], ['memo', 'IP lookup (memo)']] as const)('says a %s answered, readable cross-origin', (by, desc) => {
+    expect(timingHeaders(0.5, by)).toEqual({
+      'access-control-expose-headers': 'Server-Timing, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+      'timing-allow-origin': '*',
+      'server-timing': `lookup;dur=0.500;desc="${desc}"`,
+    });
   });
 });
 

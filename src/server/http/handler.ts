@@ -1,13 +1,13 @@
 /**
  * The floor every route handler stands on: the request and answer shapes, the JSON
- * helpers, the timing headers, the invalid-address answer and the timed lookup. Handler
- * modules (handlers/, rate-limit/limit.ts) import this and the engine, never each other;
- * app.ts sends what they answer and adds CORS to every such answer.
+ * helpers, the Server-Timing headers and the invalid-address answer. It knows no domain
+ * (no lookup, no index, no store). Handler modules (handlers/, rate-limit/limit.ts) import
+ * this, never each other; app.ts sends what they answer, with CORS where their route opts
+ * in (route-table.ts).
  */
 import type * as z from 'zod/mini';
 import type { ParsedIp } from '../../lib/ip-address.ts';
-import type { LookupResponse } from '../../lib/record.ts';
-import { InvalidIpError, type Engine, type LookupContext } from '../lookup/engine.ts';
+import { andThen } from '../utils/maybe-promise.ts';
 
 /** A request as route handlers see it: parsed, with the derived client address. */
 export interface AppRequest {
@@ -27,8 +27,12 @@ export interface AppResponse {
   status: number;
   headers?: Record<string, string>;
   body?: string | Uint8Array;
-  /** false: no CORS header (an answer for the operator only, which other sites' pages must not read). */
-  cors?: false;
+  /**
+   * true: readable from any origin (Access-Control-Allow-Origin: *), which the route table
+   * sets on the answers of the routes that opt in; false: not, even there (an answer for the
+   * operator only, which other sites' pages must not read). Absent: no CORS header.
+   */
+  cors?: boolean;
 }
 
 /** A route handler: answers, or returns undefined to pass the request on. */
@@ -42,21 +46,17 @@ export class BodyTooLarge extends Error {}
  * with a promise: /ip and the memo'd /json never enter the promise machinery.
  */
 export function firstAnswer(handlers: readonly Handler[], req: AppRequest, from = 0): ReturnType<Handler> {
-  for (let i = from; i < handlers.length; i++) {
-    const answer = handlers[i]!(req);
-    if (answer instanceof Promise) return answer.then((found) => found ?? firstAnswer(handlers, req, i + 1));
-    if (answer) return answer;
-  }
-  return undefined;
+  if (from >= handlers.length) return undefined;
+  const answer = handlers[from]!(req);
+  return answer === undefined ? firstAnswer(handlers, req, from + 1) : andThen(answer, (found) => found ?? firstAnswer(handlers, req, from + 1));
 }
 
 /** Applies `change` to an answer that may still be pending; passes undefined through. */
 export function mapAnswer(answer: ReturnType<Handler>, change: (found: AppResponse) => AppResponse): ReturnType<Handler> {
-  if (answer instanceof Promise) return answer.then((found) => found && change(found));
-  return answer && change(answer);
+  return andThen(answer, (found) => found && change(found));
 }
 
-/** Added by wire.ts to every handler answer unless it says `cors: false`: readable from any origin (no credentials are involved). */
+/** Added by wire.ts to every answer that says `cors: true`: readable from any origin (no credentials are involved). */
 export const CORS_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' };
 
 /**
@@ -93,33 +93,25 @@ export function text(status: number, line: string, headers: Record<string, strin
 export const methodNotAllowed = (allow: string, message = `Use ${allow.replace(', HEAD', '')} here.`): AppResponse =>
   jsonError(405, 'method_not_allowed', message, { allow });
 
-/**
- * Server-Timing with the lookup's own duration (`memo` when the /json memo answered
- * instead), readable cross-origin by fetch and by Resource Timing.
- */
-export const timingHeaders = (ms: number, by: 'lookup' | 'memo' = 'lookup'): Record<string, string> => ({
+/** One Server-Timing entry, as every answer that carries one writes it: its name, its duration in ms (to the µs) and what it measured. */
+export const serverTiming = (name: string, ms: number, desc: string): string => `${name};dur=${ms.toFixed(3)};desc="${desc}"`;
+
+/** Server-Timing of one step, readable cross-origin by fetch and by Resource Timing. */
+export const exposedTiming = (name: string, ms: number, desc: string): Record<string, string> => ({
   ...EXPOSE_HEADERS,
   'timing-allow-origin': '*',
-  'server-timing': `lookup;dur=${ms.toFixed(3)};desc="${by === 'memo' ? 'IP lookup (memo)' : 'IP lookup'}"`,
+  'server-timing': serverTiming(name, ms, desc),
 });
+
+/** Server-Timing with the lookup's own duration (`memo` when the /json memo answered instead). */
+export const timingHeaders = (ms: number, by: 'lookup' | 'memo' = 'lookup'): Record<string, string> =>
+  exposedTiming('lookup', ms, by === 'memo' ? 'IP lookup (memo)' : 'IP lookup');
 
 /** Why an input is not an address, the same words in every endpoint and bulk row. */
 export const invalidIpMessage = (ip: string): string => `"${ip.slice(0, 64)}" is not a valid IPv4 or IPv6 address.`;
 
 /** The 400 answer for an input that is not an address. */
 export const invalidIp = (ip: string): AppResponse => jsonError(400, 'invalid_ip', invalidIpMessage(ip));
-
-/** Looks an address up and times it for Server-Timing; undefined when the address is invalid. */
-export function timedLookup(engine: Engine, ip: string, ctx?: LookupContext): { result: LookupResponse; ms: number } | undefined {
-  const start = performance.now();
-  try {
-    const result = engine.lookup(ip, ctx);
-    return { result, ms: performance.now() - start };
-  } catch (error) {
-    if (error instanceof InvalidIpError) return undefined;
-    throw error;
-  }
-}
 
 /** Reads the body as JSON, or answers the 400 that says it is not JSON. */
 export async function readJson(req: AppRequest): Promise<{ value: unknown } | AppResponse> {
@@ -131,7 +123,6 @@ export async function readJson(req: AppRequest): Promise<{ value: unknown } | Ap
   }
 }
 
-/** The first validation issue, worded for a 400 message. */
 /** The first problem a schema found, as one line for a 400 message. */
 export const describeIssue = (error: z.core.$ZodError): string => {
   const issue = error.issues[0];

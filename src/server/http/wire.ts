@@ -1,8 +1,8 @@
 /**
  * How requests come off and answers go onto node's wire: header access and body reading
  * for node requests, and the header lists answers start from, built once (every answer
- * that is not a page or a file carries nosniff, the deny-all CSP, the data credit's Link
- * and CORS; HSTS behind a TLS proxy). The hot path of /ip and the API writes all headers in one `writeHead`.
+ * that is not a page or a file carries nosniff, the deny-all CSP and the data credit's Link,
+ * CORS when it says `cors: true`; HSTS behind a TLS proxy). The hot path of /ip and the API writes all headers in one `writeHead`.
  */
 import type { IncomingMessage } from 'node:http';
 import { BodyTooLarge, CORS_HEADERS, type AppResponse } from './handler.ts';
@@ -48,7 +48,7 @@ const MACHINE_HEADERS = [[machineHeaders(false, false), machineHeaders(false, tr
 /** A handler-style answer as node's flat header list (security, CORS, its own, length) and a body. */
 export function flatten(reply: AppResponse, https: boolean): { status: number; headers: string[]; body: string | Uint8Array } {
   const body = reply.body ?? '';
-  const headers = MACHINE_HEADERS[https ? 1 : 0][reply.cors === false ? 0 : 1].slice();
+  const headers = MACHINE_HEADERS[https ? 1 : 0][reply.cors === true ? 1 : 0].slice();
   const own = reply.headers;
   if (own) for (const name in own) headers.push(name, own[name]!);
   headers.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));

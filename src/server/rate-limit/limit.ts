@@ -5,14 +5,18 @@
  * also counts in its /48, which has NETWORK_FACTOR times the budget, so that whoever holds a
  * /48 does not get 65,536 budgets. A request is refused when either count is past its limit.
  * Private and loopback clients (our own proxies and health checks) are exempt.
- * Two limits, each in keys of its own: the API's, wrapped around the handlers it guards
- * (`withRateLimit`; which requests count is the caller's to say, routes.ts), and the pages'
- * (`createPageLimit`, asked by http/app.ts before a page is looked up). Answers carry
+ * Each class of classes.ts counts in keys of its own (`createLimitClasses`): which requests a
+ * class counts, the route table says (http/route-table.ts: a row names its classes); an
+ * endpoint's class answers 429 in the API's JSON, a page's a short text, asked by
+ * http/app.ts before the page is looked up. Answers carry
  * RateLimit-Limit/-Remaining/-Reset of the tighter count; refusals are 429 with Retry-After.
  * A store that cannot answer lets requests through without the headers (fail open).
  */
 import { reservedKind } from '../../lib/ip-address.ts';
-import { EXPOSE_HEADERS, firstAnswer, jsonError, mapAnswer, text, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
+import { EXPOSE_HEADERS, firstAnswer, jsonError, mapAnswer, text, type AppRequest, type Handler } from '../http/handler.ts';
+import type { PageVerdict, RouteLimit, RouteLimits } from '../http/route-table.ts';
+import { andThen, type MaybePromise } from '../utils/maybe-promise.ts';
+import { LIMIT_CLASSES, type LimitClass, type LimitSettings } from './classes.ts';
 import { WindowCounts, type RateLimitStore, type Verdict } from './memory-store.ts';
 
 /**
@@ -22,9 +26,6 @@ import { WindowCounts, type RateLimitStore, type Verdict } from './memory-store.
  * /64s of its /48 gets eight clients' worth, not 65,536.
  */
 export const NETWORK_FACTOR = 8;
-
-/** Prefix of the pages' keys, so that they count apart from the API's in the same store. */
-const PAGE_SCOPE = 'page ';
 
 /** What a limit says of one request, from the tighter of the client's counts. */
 export interface LimitAnswer {
@@ -39,7 +40,7 @@ export interface LimitAnswer {
   headers: Record<string, string>;
 }
 
-type Asked = LimitAnswer | undefined | Promise<LimitAnswer | undefined>;
+type Asked = MaybePromise<LimitAnswer | undefined>;
 
 /** One count of a request, as the headers will say it. */
 interface Count { limit: number; network: boolean; used: number; remaining: number; reset: number }
@@ -82,8 +83,7 @@ function createLimit(perMinute: number, store: RateLimitStore, scope: string): (
     const address = req.clientAddress;
     if (!address || reservedKind(address)) return undefined;
     if (address.version === 4) {
-      const own = store.hit(scope + req.clientIp, perMinute);
-      return own instanceof Promise ? own.then((v) => answerOf(countOf(v, perMinute, false), undefined)) : answerOf(countOf(own, perMinute, false), undefined);
+      return andThen(store.hit(scope + req.clientIp, perMinute), (v) => answerOf(countOf(v, perMinute, false), undefined));
     }
     // The /64 as 16 hex digits, its /48 as their first 12: apart by their length (an IPv4
     // key has dots), with one BigInt printed, and no suffix to join (a string joined to
@@ -101,6 +101,33 @@ function createLimit(perMinute: number, store: RateLimitStore, scope: string): (
 /** "at most 300 a minute", naming the /48 when its count is the one shown. */
 const atMost = (answer: LimitAnswer) => `at most ${answer.limit} a minute${answer.network ? ' from your IPv6 /48 network' : ''}`;
 
+/** An endpoint's answer once the limit has spoken: the 429, or `inner`'s answer with the RateLimit headers (none when the store is down). */
+function limitedAnswer(verdict: LimitAnswer | undefined, inner: () => ReturnType<Handler>): ReturnType<Handler> {
+  if (!verdict) return inner();
+  if (verdict.refused) return jsonError(429, 'rate_limited', `Too many requests: ${atMost(verdict)}. Try again in ${verdict.reset} s.`, verdict.headers);
+  // The handler's own headers win where both name one (the expose list).
+  return mapAnswer(inner(), (found) => ({ ...found, headers: { ...verdict.headers, ...found.headers } }));
+}
+
+/** A count as a route applies it: to an endpoint's answer, or to a page. */
+const routeLimit = (count: (req: AppRequest) => Asked): RouteLimit => ({
+  answer: (req, inner) => andThen(count(req), (verdict) => limitedAnswer(verdict, inner)),
+  page: (req) => andThen(count(req), pageVerdict),
+});
+
+/**
+ * Each class's limit as the route table applies it, counted in `store` in keys of its own;
+ * undefined for a class that is off (0 a minute).
+ */
+export function createLimitClasses(settings: LimitSettings, store: RateLimitStore = new WindowCounts()): RouteLimits {
+  const limits: Partial<Record<LimitClass, RouteLimit>> = {};
+  for (const [name, { perMinute, scope }] of Object.entries(LIMIT_CLASSES) as [LimitClass, (typeof LIMIT_CLASSES)[LimitClass]][]) {
+    const n = perMinute(settings);
+    if (n > 0) limits[name] = routeLimit(createLimit(n, store, scope));
+  }
+  return limits;
+}
+
 export interface RateLimitOptions {
   /** Requests a minute per client; 0 turns the limit off. */
   perMinute: number;
@@ -113,39 +140,20 @@ export interface RateLimitOptions {
 }
 
 /**
- * Wraps `handlers` (asked in order) in the limit: a guarded request past the limit is
- * answered 429 without reaching them; otherwise their answer goes out with the
- * RateLimit headers added.
+ * One limit around `handlers` (asked in order), for a caller without a route table (benches,
+ * tests of the limit itself): a guarded request past the limit is answered 429 without
+ * reaching them; otherwise their answer goes out with the RateLimit headers added.
  */
 export function withRateLimit(options: RateLimitOptions, handlers: readonly Handler[]): Handler {
   const { perMinute, guards, store = new WindowCounts() } = options;
   const inner: Handler = (req) => firstAnswer(handlers, req);
   if (perMinute === 0) return inner;
-  const limit = createLimit(perMinute, store, options.scope ?? '');
-
-  const answer = (req: AppRequest, verdict: LimitAnswer | undefined): ReturnType<Handler> => {
-    if (!verdict) return inner(req);
-    if (verdict.refused) return jsonError(429, 'rate_limited', `Too many requests: ${atMost(verdict)}. Try again in ${verdict.reset} s.`, verdict.headers);
-    // The handler's own headers win where both name one (the expose list).
-    return mapAnswer(inner(req), (found) => ({ ...found, headers: { ...verdict.headers, ...found.headers } }));
-  };
-
-  return (req) => {
-    if (!guards(req)) return inner(req);
-    const verdict = limit(req);
-    return verdict instanceof Promise ? verdict.then((v) => answer(req, v)) : answer(req, verdict);
-  };
-}
-
-/** What the page limit says of one page request: the headers to add to the page, or the answer to send instead. */
-export interface PageVerdict {
-  headers: Record<string, string>;
-  /** A short text for whoever reads it in a browser, with the time to wait; undefined when the page may be sent. */
-  refusal: AppResponse | undefined;
+  const limit = routeLimit(createLimit(perMinute, store, options.scope ?? ''));
+  return (req) => (guards(req) ? limit.answer(req, () => inner(req)) : inner(req));
 }
 
 /** The page limit: a verdict per request, a promise only when the store is in another process. */
-export type PageLimit = (req: AppRequest) => PageVerdict | undefined | Promise<PageVerdict | undefined>;
+export type PageLimit = (req: AppRequest) => MaybePromise<PageVerdict | undefined>;
 
 const pageVerdict = (answer: LimitAnswer | undefined): PageVerdict | undefined => answer && {
   headers: answer.headers,
@@ -159,10 +167,5 @@ const pageVerdict = (answer: LimitAnswer | undefined): PageVerdict | undefined =
  * when `perMinute` is 0 (off).
  */
 export function createPageLimit({ perMinute, store = new WindowCounts() }: { perMinute: number; store?: RateLimitStore | undefined }): PageLimit | undefined {
-  if (perMinute === 0) return undefined;
-  const limit = createLimit(perMinute, store, PAGE_SCOPE);
-  return (req) => {
-    const answer = limit(req);
-    return answer instanceof Promise ? answer.then(pageVerdict) : pageVerdict(answer);
-  };
+  return perMinute === 0 ? undefined : routeLimit(createLimit(perMinute, store, LIMIT_CLASSES.page.scope)).page;
 }

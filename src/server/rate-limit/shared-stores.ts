@@ -14,6 +14,9 @@ import { RateLimiterCluster, RateLimiterClusterMaster, RateLimiterRedis, RateLim
 import { oneLine } from '../utils/log.ts';
 import { watchSharedSettings, type SharedConfig } from './shared-settings.ts';
 import { WINDOW_MS, WindowCounts, type RateLimitStore, type Verdict } from './memory-store.ts';
+import { anyLimitOn, type LimitSettings } from './classes.ts';
+
+export { anyLimitOn, type LimitSettings };
 
 /** The cluster limiter's name, shared by the workers and the primary that answers them. */
 const CLUSTER_PREFIX = 'ratelimit';
@@ -135,16 +138,6 @@ export function createRateLimitStore(config: StoreConfig & LimitSettings): RateL
   }
   return cluster.isWorker ? clusterStore() : new WindowCounts();
 }
-
-/** Every per-minute limit of the configuration: the API's, the pages', the port check's. */
-export interface LimitSettings { rateLimit: number; pageRateLimit: number; portCheck: { perMinute: number }; dnsLeakRateLimit: number }
-
-/**
- * Whether any limit counts (0 turns each off): then the workers need a store, and their
- * primary must answer it, or their hits time out and every limit fails open.
- */
-export const anyLimitOn = (config: LimitSettings): boolean =>
-  config.rateLimit > 0 || config.pageRateLimit > 0 || config.portCheck.perMinute > 0 || config.dnsLeakRateLimit > 0;
 
 /**
  * In the primary of several workers, what they share. Counting in memory: it answers their

@@ -7,6 +7,7 @@
 import { oneLine } from '../utils/log.ts';
 import { accepts } from '../http/static-site.ts';
 import { pageHeaders } from '../http/wire.ts';
+import { serverTiming } from '../http/handler.ts';
 import type { ShellFor } from './load.ts';
 import { zstdPages } from './page-compress.ts';
 import type { PageEncoding, PageShell } from './page-shell.ts';
@@ -45,7 +46,7 @@ export function createShellAnswer(shellFor: ShellFor): ShellAnswer {
     }
     const headers = headersOf(shell, req.https);
     if (encoding) headers.push('content-encoding', encoding);
-    headers.push('content-length', String(body.length), 'server-timing', `page;dur=${(performance.now() - req.started).toFixed(3)};desc="Lookup and page"`);
+    headers.push('content-length', String(body.length), 'server-timing', serverTiming('page', performance.now() - req.started, 'Lookup and page'));
     return { status: 200, headers, body: req.method === 'HEAD' ? undefined : body };
   };
 }

@@ -12,10 +12,11 @@ import { PageShell, ShellError, type IslandBundle } from './page-shell.ts';
 import { renderCaptured } from './render-capture.ts';
 
 /**
- * The pages served from a shell: the visitor's own record on `/` and `/ip-2`, an address's
- * on its page (`/lookup/{ip}`, cut from the placeholder's page).
+ * A page served from a shell (its route row says so: http/route-table.ts): its path, or
+ * with `prefix` the path its one segment, the address, follows (`/lookup/`: cut from the
+ * placeholder's page).
  */
-export const SHELL_PAGES = ['/', '/ip-2', '/lookup/'] as const;
+export interface ShellPage { path: string; prefix: boolean }
 
 /**
  * The records the shells are cut from and checked against: any full record would do, as
@@ -39,7 +40,8 @@ export async function loadIslandBundle(distDir: string): Promise<IslandBundle | 
  * record, it must give the page Astro renders for it (islands' uid attributes aside: a
  * hash of their props, which the shell keeps from the first).
  */
-export async function loadShells(render: PageRenderer, distDir: string, locals: (ip: string) => App.Locals, placeholders: readonly [string, string] = PLACEHOLDERS): Promise<ShellFor> {
+export async function loadShells(render: PageRenderer, distDir: string, locals: (ip: string) => App.Locals, pages: readonly ShellPage[],
+  placeholders: readonly [string, string] = PLACEHOLDERS): Promise<ShellFor> {
   const shells = new Map<string, PageShell>();
   const bundle = await loadIslandBundle(distDir);
   const [cut, check] = placeholders.map(locals);
@@ -47,8 +49,8 @@ export async function loadShells(render: PageRenderer, distDir: string, locals: 
     console.warn('pages render through Astro per request: the build has no dist/server/visitor-islands.mjs (npm run build makes it)');
     return () => undefined;
   }
-  for (const page of SHELL_PAGES) {
-    const url = (ip: string) => page === '/lookup/' ? page + ip : page;
+  for (const { path: page, prefix } of pages) {
+    const url = (ip: string) => prefix ? page + ip : page;
     try {
       const shell = PageShell.compile(await renderCaptured(render, url(placeholders[0]), cut!), cut!.lookup, bundle);
       const expected = withoutUids((await renderCaptured(render, url(placeholders[1]), check!)).html);
@@ -63,7 +65,8 @@ export async function loadShells(render: PageRenderer, distDir: string, locals: 
       console.warn(`${page} renders through Astro per request: its shell was refused: ${error.message}`);
     }
   }
-  return (path) => shells.get(path.startsWith('/lookup/') ? '/lookup/' : path);
+  const prefixes = pages.filter((p) => p.prefix && shells.has(p.path)).map((p) => p.path);
+  return (path) => shells.get(path) ?? shells.get(prefixes.find((p) => path.startsWith(p)) ?? '');
 }
 
 /** A page without its islands' uid attributes (a hash of their props). */

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { accepts } from '../http/static-site.ts';
 import { pageHeaders } from '../http/wire.ts';
+import { serverTiming } from '../http/handler.ts';
 import { SecondHitMemo } from '../utils/bounded-map.ts';
 import type { WireAnswer } from './answer.ts';
 import { PageGzip } from './page-compress.ts';
@@ -75,7 +76,7 @@ export function createRenderedAnswer(render: PageRenderer): RenderedAnswer {
       }
     }
     if (body) headers.push(...(page.gzip ? ['content-encoding', 'gzip'] : []), 'content-length', String(body.length));
-    headers.push('server-timing', `page;dur=${(performance.now() - req.started).toFixed(3)};desc="Data and page"`);
+    headers.push('server-timing', serverTiming('page', performance.now() - req.started, 'Data and page'));
     return { status, headers, body: req.method === 'HEAD' ? undefined : body };
   };
 }
