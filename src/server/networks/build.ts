@@ -12,7 +12,8 @@ import { emptyPlace, readPlace } from '../lookup/city-source.ts';
 import { shortestFloat32 } from '../mmdb/decoder.ts';
 import { NOT_FOUND, type MmdbReader } from '../mmdb/reader.ts';
 import { foldName } from '../cities/fold.ts';
-import { PLACE_UNIT, searchText, TOP_PLACES, type NetworkIndexData } from './network-index.ts';
+import type { NetworkIndexData } from './index-file.ts';
+import { PLACE_UNIT, searchText, TOP_PLACES } from './network-index.ts';
 
 /** The place data a network's addresses are summed over (DB-IP City's two files). */
 export interface PlaceReaders { v4: MmdbReader | undefined; v6: MmdbReader | undefined }
@@ -265,10 +266,8 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
     bySize,
     names: nameList, ...searchText([...nameIdArray].map((id) => folded[id]!)),
     countries: countries.list,
-    cities: {
-      names: pick(cityNames.list), regionIds: Uint32Array.from(regionIds), regions: regions.list,
-      country: Uint16Array.from(pick(cityCountry.done())),
-      latitude: Float64Array.from(pick(cityLat.done())), longitude: Float64Array.from(pick(cityLon.done())),
-    },
+    cityNames: pick(cityNames.list), cityRegionIds: Uint32Array.from(regionIds), cityRegions: regions.list,
+    cityCountry: Uint16Array.from(pick(cityCountry.done())),
+    cityLatitude: Float64Array.from(pick(cityLat.done())), cityLongitude: Float64Array.from(pick(cityLon.done())),
   };
 }

@@ -164,7 +164,7 @@ describe('the network index file', () => {
     expect(decodeNetworkIndex(bytes.subarray(0, bytes.length - 8))).toBeUndefined();
     expect(decodeNetworkIndex(Buffer.from('not an index at all'))).toBeUndefined();
     const wrongMagic = Buffer.from(bytes);
-    wrongMagic.write('NETIDX99', 0, 'latin1');
+    wrongMagic.write('NETIDX01', 0, 'latin1');
     expect(decodeNetworkIndex(wrongMagic)).toBeUndefined();
     // A name id past the names (the first one, in the nameIds part).
     const header = JSON.parse(bytes.toString('utf8', 12, 12 + bytes.readUInt32LE(8))) as { parts: Record<string, [number]> };
@@ -176,8 +176,8 @@ describe('the network index file', () => {
 
   it('keeps a list of one empty string apart from an empty list', () => {
     const { data } = fixture();
-    const back = decodeNetworkIndex(encodeNetworkIndex({ ...data, cities: { ...data.cities, regions: [''], regionIds: new Uint32Array(data.cities.regionIds.length) } }))!;
-    expect(back.cities.regions).toEqual(['']);
+    const back = decodeNetworkIndex(encodeNetworkIndex({ ...data, cityRegions: [''], cityRegionIds: new Uint32Array(data.cityRegionIds.length) }))!;
+    expect(back.cityRegions).toEqual(['']);
   });
 });
 
@@ -201,7 +201,7 @@ describe('loading the network index', () => {
     expect(handle.current()).toBe(index);
   });
 
-  it('builds the index in a worker when the file is missing, and says why', async () => {
+  it('builds the index in a child process when the file is missing, and says why', async () => {
     const { asn } = fixture();
     const warnings: string[] = [];
     const handle = loadNetworkIndex({ asn, places: places(), file: path.join(dir(), 'none.bin'), warn: (m) => warnings.push(m) });
