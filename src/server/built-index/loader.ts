@@ -9,6 +9,8 @@
  * then, and stays when the rebuild fails or the data did not change.
  */
 import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { collectGarbage } from '../utils/collect-garbage.ts';
 
 /** A built index as its routes see it. */
@@ -44,9 +46,8 @@ export interface IndexPlan<I> {
   decode(bytes: Buffer, version: string): I | undefined;
   /** Builds the index's file at `out` in a child process; resolves with lines to warn (problems the build met). */
   buildFile(out: string): Promise<string[]>;
-  /** Where buildFile writes: kept for the next start when `keep`, else removed once read. */
-  out: string;
-  keep: boolean;
+  /** Where the built file is kept for the next start (under DATA_DIR); none: a file of this process's own, removed once read. */
+  keepAt?: string;
   /** Instead of buildFile: builds in this thread (tests, benchmarks), with lines to warn. */
   buildHere?(): Promise<{ index: I; notes: string[] }>;
   /** Lines to warn before a build (data it goes without). */
@@ -77,6 +78,8 @@ export interface IndexSource<I, A extends unknown[]> {
 /** What a child said when it failed (child-task.ts), else the error's message. */
 const reason = (error: unknown) => (error instanceof Error ? ((error as { reason?: string }).reason ?? error.message) : String(error));
 
+let builds = 0;
+
 /** Builds the index of `plan` (in a child process unless it builds here), warning what the build says. */
 async function build<I>(plan: IndexPlan<I>, warn: (line: string) => void): Promise<I> {
   for (const note of plan.notes ?? []) warn(note);
@@ -85,14 +88,15 @@ async function build<I>(plan: IndexPlan<I>, warn: (line: string) => void): Promi
     for (const note of notes) warn(note);
     return index;
   }
+  const out = plan.keepAt ?? path.join(tmpdir(), `built-index.${process.pid}.${++builds}.bin`);
   try {
-    for (const note of await plan.buildFile(plan.out)) warn(note);
-    const index = plan.decode(await readFile(plan.out), plan.version);
+    for (const note of await plan.buildFile(out)) warn(note);
+    const index = plan.decode(await readFile(out), plan.version);
     if (!index) throw new Error(`the rebuilt index is not of ${plan.version} (the data changed meanwhile)`);
     return index;
   } finally {
     // A file of this process's own is read once; one kept (under DATA_DIR) stays for the next start.
-    if (!plan.keep) await rm(plan.out, { force: true });
+    if (plan.keepAt === undefined) await rm(out, { force: true });
   }
 }
 

@@ -7,7 +7,6 @@
  * Error the city search reports, and the rest works. Missing alternate names only cost the
  * English/local pairs.
  */
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadBuiltIndex, type IndexHandle, type IndexPlan } from '../built-index/loader.ts';
 import { runChildTask } from '../utils/child-task.ts';
@@ -56,8 +55,6 @@ function plan(options: LoadOptions): IndexPlan<CityIndex> {
     version,
     files: indexFile === undefined ? [] : [indexFile],
     decode: (bytes, v) => { const data = decodeIndex(bytes, v); return data && new CityIndex(data); },
-    out: path.join(tmpdir(), `city-index.${process.pid}.bin`),
-    keep: false,
     buildFile: (out) => runChildTask(new URL('./build-child.ts', import.meta.url), [JSON.stringify({ files, version, out } satisfies CityBuildInput)]),
     buildHere: options.inThread
       ? async () => { const { data, problems } = buildCityIndexData(files); return { index: new CityIndex(data), notes: problems }; }

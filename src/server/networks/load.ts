@@ -46,9 +46,9 @@ export function placeFiles(spec: NetworkRebuildSpec): { v4: string; v6: string; 
   try { return dbipCityFiles(spec.dataDir, spec.dbipCityDir); } catch { return undefined; }
 }
 
-/** Where a built index is kept: beside the data packages under DATA_DIR, else a file of this process's own. */
-export function rebuiltNetworkFile(dataDir: string | undefined): string {
-  return dataDir ? path.join(dataDir, 'ip-location-db', 'network-index.bin') : path.join(tmpdir(), `network-index.${process.pid}.bin`);
+/** Where a built index is kept: beside the data packages under DATA_DIR. */
+export function rebuiltNetworkFile(dataDir: string): string {
+  return path.join(dataDir, 'ip-location-db', 'network-index.bin');
 }
 
 export interface NetworkLoadOptions {
@@ -84,6 +84,8 @@ export type NetworkBuildInput = { out: string; version: string } & (
 const decode = (bytes: Buffer, version: string) => { const data = decodeNetworkIndex(bytes, version); return data && new NetworkIndex(data); };
 const runChild = (input: NetworkBuildInput) => runChildTask(new URL('./build-child.ts', import.meta.url), [JSON.stringify(input)]);
 
+let builds = 0;
+
 /** The first load's plan: the built file, the one kept under DATA_DIR, else a build for the engine's `asn`. */
 function firstPlan(options: NetworkLoadOptions): IndexPlan<NetworkIndex> | Error {
   const { asn, places } = options;
@@ -95,11 +97,11 @@ function firstPlan(options: NetworkLoadOptions): IndexPlan<NetworkIndex> | Error
     version,
     files: options.dataDir ? [file, rebuiltNetworkFile(options.dataDir)] : [file],
     decode,
-    out: rebuiltNetworkFile(options.dataDir),
-    keep: options.dataDir !== undefined,
+    keepAt: options.dataDir && rebuiltNetworkFile(options.dataDir),
     notes: places instanceof Error ? [`place data unavailable (${places.message}): networks are listed without places`] : [],
     buildFile: async (out) => {
-      const asnFile = `${out}.asn.${process.pid}`;
+      // The engine's ASN index handed over as its bytes, in a file of this process's own.
+      const asnFile = path.join(tmpdir(), `network-build-asn.${process.pid}.${++builds}.bin`);
       try {
         await writeFile(asnFile, asn.serialize());
         return await runChild({ out, version, asnFile, places: placeFiles });
@@ -118,7 +120,7 @@ function rebuildPlan(asn: AsnIndex | undefined, spec: NetworkRebuildSpec): Index
   if (!asn) return undefined;
   const version = networkDataVersion(asn.version, placeFiles(spec)?.version ?? 'none');
   return {
-    version, files: [], decode, out: rebuiltNetworkFile(spec.dataDir), keep: spec.dataDir !== undefined,
+    version, files: [], decode, keepAt: spec.dataDir && rebuiltNetworkFile(spec.dataDir),
     buildFile: (out) => runChild({ out, version, spec }),
   };
 }
