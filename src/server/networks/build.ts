@@ -4,7 +4,7 @@
  * their CIDR prefixes counted), and DB-IP City's places summed over each network's
  * addresses (its IPv4 addresses; its /48s when it has no IPv4). Run by `npm run build`
  * (scripts/build-network-index.ts) and, when that file is missing or stale, by the server
- * in a worker thread (load.ts). About 4 s of CPU for the full data (bench/asn.mjs --build).
+ * in a child process (load.ts). About 4 s of CPU for the full data (bench/asn.mjs --build).
  */
 import { forEachCidr4, forEachCidr6 } from '../../lib/cidr.ts';
 import type { AsnIndex } from '../lookup/asn-index.ts';
