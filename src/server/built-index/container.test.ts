@@ -5,7 +5,7 @@
  */
 import { endianness } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { Container, defineContainer, type ContentsOf } from './container.ts';
+import { Container, defineContainer, grown, type ContentsOf } from './container.ts';
 
 const SAMPLE = defineContainer({
   magic: 'SAMPLE01',
@@ -181,5 +181,34 @@ describe('a container refuses', () => {
 
   it('... but reads any version when none is asked for', () => {
     expect(SAMPLE.decode(SAMPLE.encode(sample()))?.version).toBe('data 1');
+  });
+});
+
+describe('growing columns', () => {
+  it('give a builder a column of each declared type, grown past their first size, with the values pushed', () => {
+    const growing = SAMPLE.growing();
+    expect(Object.keys(growing)).toEqual(SAMPLE.columnNames);
+    for (let i = 0; i < 2500; i++) growing.u32.push(i * 3);
+    growing.f64.push(0.5);
+    growing.i32.push(-7);
+    expect(growing.u32.length).toBe(2500);
+    const columns = grown(growing);
+    expect(Object.keys(columns)).toEqual(SAMPLE.columnNames);
+    for (const name of SAMPLE.columnNames) expect(columns[name].constructor, name).toBe(SAMPLE.spec.columns[name]);
+    expect(columns.u32).toHaveLength(2500);
+    expect([columns.u32[0], columns.u32[1023], columns.u32[1024], columns.u32[2049], columns.u32[2499]]).toEqual([0, 3069, 3072, 6147, 7497]);
+    expect([...columns.f64]).toEqual([0.5]);
+    expect([...columns.i32]).toEqual([-7]);
+    expect([...columns.u8]).toEqual([]);
+  });
+
+  it('hand over arrays of their own, which later pushes do not change', () => {
+    const growing = SAMPLE.growing();
+    growing.u16.push(1);
+    const first = growing.u16.done();
+    growing.u16.push(2);
+    expect([...first]).toEqual([1]);
+    expect([...growing.u16.done()]).toEqual([1, 2]);
+    expect(first.buffer.byteLength).toBe(2);
   });
 });

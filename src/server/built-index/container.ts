@@ -62,6 +62,11 @@ export class Container<C extends Record<string, ColumnType>, T extends string, L
     return Object.keys(this.spec.columns);
   }
 
+  /** A growing column of its type for every column, for a builder to push to (grown() gives their values). */
+  growing(): Growing<C> {
+    return Object.fromEntries(this.columnNames.map((name) => [name, new GrowingColumn(this.spec.columns[name]!)])) as Growing<C>;
+  }
+
   private get texts(): readonly T[] { return this.spec.texts ?? []; }
   private get lists(): readonly L[] { return this.spec.lists ?? []; }
 
@@ -149,6 +154,40 @@ export class Container<C extends Record<string, ColumnType>, T extends string, L
     }
     return out as IndexContents<C, T, L>;
   }
+}
+
+/** A column a builder pushes to, growing as it goes (it does not know the sizes ahead). */
+export class GrowingColumn<A extends ColumnOf<ColumnType>> {
+  private array: A;
+  length = 0;
+  private readonly Type: ColumnType;
+
+  constructor(Type: ColumnType) {
+    this.Type = Type;
+    this.array = new Type(1024) as A;
+  }
+
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const bigger = new this.Type(this.array.length * 2) as A;
+      bigger.set(this.array);
+      this.array = bigger;
+    }
+    this.array[this.length++] = value;
+  }
+
+  /** The values pushed, in an array of their length. */
+  done(): A {
+    return this.array.slice(0, this.length) as A;
+  }
+}
+
+/** A growing column for each column of a spec. */
+export type Growing<C extends Record<string, ColumnType>> = { [K in keyof C]: GrowingColumn<ColumnOf<C[K]>> };
+
+/** Each growing column's values. */
+export function grown<C extends Record<string, ColumnType>>(growing: Growing<C>): { -readonly [K in keyof C]: ColumnOf<C[K]> } {
+  return Object.fromEntries(Object.entries(growing).map(([name, column]) => [name, column.done()])) as { -readonly [K in keyof C]: ColumnOf<C[K]> };
 }
 
 /** A container of `spec`, its types inferred from it. */

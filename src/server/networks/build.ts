@@ -12,7 +12,8 @@ import { emptyPlace, readPlace } from '../lookup/city-source.ts';
 import { shortestFloat32 } from '../mmdb/decoder.ts';
 import { NOT_FOUND, type MmdbReader } from '../mmdb/reader.ts';
 import { foldName } from '../cities/fold.ts';
-import type { NetworkIndexData } from './index-file.ts';
+import { grown } from '../built-index/container.ts';
+import { NETWORK_CONTAINER, type NetworkIndexData } from './index-file.ts';
 import { PLACE_UNIT, searchText, TOP_PLACES } from './network-index.ts';
 
 /** The place data a network's addresses are summed over (DB-IP City's two files). */
@@ -21,26 +22,6 @@ export interface PlaceReaders { v4: MmdbReader | undefined; v6: MmdbReader | und
 /** A /48 in the IPv6 counts. */
 const BLOCK_BITS = 48;
 const BLOCK = 1n << BigInt(128 - BLOCK_BITS);
-
-/** Growable typed arrays: the builder does not know the sizes ahead. */
-class Column<A extends Uint32Array | Float64Array | Uint16Array> {
-  private array: A;
-  length = 0;
-  private readonly make: (size: number) => A;
-  constructor(make: (size: number) => A) {
-    this.make = make;
-    this.array = make(1024);
-  }
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const bigger = this.make(this.array.length * 2);
-      bigger.set(this.array);
-      this.array = bigger;
-    }
-    this.array[this.length++] = value;
-  }
-  done(): A { return this.array.slice(0, this.length) as A; }
-}
 
 /** Interns strings: each distinct one gets one id. */
 class Strings {
@@ -112,28 +93,8 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
   const countries = new Strings();
   const regions = new Strings();
   const cityNames = new Strings();
-  const asns = new Column((n) => new Uint32Array(n));
-  const nameIds = new Column((n) => new Uint32Array(n));
-  const v4Addresses = new Column((n) => new Float64Array(n));
-  const v4Prefixes = new Column((n) => new Uint32Array(n));
-  const v6Prefixes = new Column((n) => new Uint32Array(n));
-  const v6Blocks = new Column((n) => new Float64Array(n));
-  const placeUnit = new Column((n) => new Uint32Array(n));
-  const placed = new Column((n) => new Float64Array(n));
-  const ranges4Start = new Column((n) => new Uint32Array(n));
-  const ranges4 = new Column((n) => new Uint32Array(n));
-  const ranges6Start = new Column((n) => new Uint32Array(n));
-  const ranges6 = new Column((n) => new Uint32Array(n));
-  const countriesStart = new Column((n) => new Uint32Array(n));
-  const countryIds = new Column((n) => new Uint16Array(n));
-  const countryCounts = new Column((n) => new Float64Array(n));
-  const citiesStart = new Column((n) => new Uint32Array(n));
-  const cityIds = new Column((n) => new Uint32Array(n));
-  const cityCounts = new Column((n) => new Float64Array(n));
-  const cityRegion = new Column((n) => new Uint32Array(n));
-  const cityCountry = new Column((n) => new Uint16Array(n));
-  const cityLat = new Column((n) => new Float64Array(n));
-  const cityLon = new Column((n) => new Float64Array(n));
+  // The index's columns, as index-file.ts declares them, grown as the networks are read.
+  const c = NETWORK_CONTAINER.growing();
   const cityOf = new Map<string, number>();
 
   // Per record of the place file, its country id and city id (-1: none), decoded once.
@@ -153,10 +114,10 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
           // The index file keeps names as lines (index-file.ts).
           cityNames.list.push(p.city.replaceAll('\n', ' '));
           cityOf.set(key, city);
-          cityRegion.push(regions.id(p.region.replaceAll('\n', ' ')));
-          cityCountry.push(country);
-          cityLat.push(shortestFloat32(p.latitude));
-          cityLon.push(shortestFloat32(p.longitude));
+          c.cityRegionIds.push(regions.id(p.region.replaceAll('\n', ' ')));
+          c.cityCountry.push(country);
+          c.cityLatitude.push(shortestFloat32(p.latitude));
+          c.cityLongitude.push(shortestFloat32(p.longitude));
         }
       }
       known = [country, city];
@@ -187,19 +148,19 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
 
     let addresses = 0;
     let prefixes4 = 0;
-    ranges4Start.push(ranges4.length / 2);
+    c.ranges4Start.push(c.ranges4.length / 2);
     for (let k = 0; k < v4.length; k += 2) {
-      ranges4.push(v4[k]!);
-      ranges4.push(v4[k + 1]!);
+      c.ranges4.push(v4[k]!);
+      c.ranges4.push(v4[k + 1]!);
       addresses += v4[k + 1]! - v4[k]! + 1;
       prefixes4 += forEachCidr4(v4[k]!, v4[k + 1]!);
     }
     let blocks = 0;
     let prefixes6 = 0;
-    ranges6Start.push(ranges6.length / 8);
+    c.ranges6Start.push(c.ranges6.length / 8);
     for (let k = 0; k < v6.length; k += 2) {
       for (const value of [v6[k]!, v6[k + 1]!]) {
-        for (let shift = 96n; shift >= 0n; shift -= 32n) ranges6.push(Number(BigInt.asUintN(32, value >> shift)));
+        for (let shift = 96n; shift >= 0n; shift -= 32n) c.ranges6.push(Number(BigInt.asUintN(32, value >> shift)));
       }
       const span = v6[k + 1]! - v6[k]! + 1n;
       blocks += Number(span / BLOCK) + Number(span % BLOCK) / Number(BLOCK);
@@ -218,27 +179,28 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
       for (let k = 0; k < v6.length; k += 2) places.v6!.forEachRecord6(v6[k]!, v6[k + 1]!, BLOCK_BITS, count6);
     }
 
-    asns.push(number);
-    nameIds.push(names.id(asn.orgs[asn.orgId(nameRow)] ?? ''));
-    v4Addresses.push(addresses);
-    v4Prefixes.push(prefixes4);
-    v6Prefixes.push(prefixes6);
-    v6Blocks.push(blocks);
-    placeUnit.push(placedUnits > 0 ? unit : PLACE_UNIT.none);
-    placed.push(placedUnits);
-    countriesStart.push(countryIds.length);
-    for (const [country, units] of top(byCountry)) { countryIds.push(country); countryCounts.push(units); }
-    citiesStart.push(cityIds.length);
-    for (const [city, units] of top(byCity)) { cityIds.push(city); cityCounts.push(units); }
+    c.asns.push(number);
+    c.nameIds.push(names.id(asn.orgs[asn.orgId(nameRow)] ?? ''));
+    c.v4Addresses.push(addresses);
+    c.v4Prefixes.push(prefixes4);
+    c.v6Prefixes.push(prefixes6);
+    c.v6Blocks.push(blocks);
+    c.placeUnit.push(placedUnits > 0 ? unit : PLACE_UNIT.none);
+    c.placed.push(placedUnits);
+    c.countriesStart.push(c.countryIds.length);
+    for (const [country, units] of top(byCountry)) { c.countryIds.push(country); c.countryCounts.push(units); }
+    c.citiesStart.push(c.cityIds.length);
+    for (const [city, units] of top(byCity)) { c.cityIds.push(city); c.cityCounts.push(units); }
     i = end;
   }
-  ranges4Start.push(ranges4.length / 2);
-  ranges6Start.push(ranges6.length / 8);
-  countriesStart.push(countryIds.length);
-  citiesStart.push(cityIds.length);
+  c.ranges4Start.push(c.ranges4.length / 2);
+  c.ranges6Start.push(c.ranges6.length / 8);
+  c.countriesStart.push(c.countryIds.length);
+  c.citiesStart.push(c.cityIds.length);
 
   // Only the cities some network lists are kept, renumbered in order of first mention.
-  const cityList = cityIds.done();
+  const columns = grown(c);
+  const cityList = columns.cityIds;
   const kept = new Map<number, number>();
   for (let i = 0; i < cityList.length; i++) {
     let id = kept.get(cityList[i]!);
@@ -247,27 +209,16 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
   }
   const keptIds = [...kept.keys()];
   const pick = <T>(values: ArrayLike<T>) => keptIds.map((id) => values[id]!);
-  const regionIds = pick(cityRegion.done());
 
-  const nameList = names.list;
-  const folded = nameList.map((n) => foldName(n));
-  const v4 = v4Addresses.done();
-  const v6 = v6Blocks.done();
-  const nameIdArray = nameIds.done();
-  const bySize = Uint32Array.from({ length: nameIdArray.length }, (_, i) => i)
+  const folded = names.list.map((n) => foldName(n));
+  const { v4Addresses: v4, v6Blocks: v6, nameIds } = columns;
+  const bySize = Uint32Array.from({ length: nameIds.length }, (_, i) => i)
     .sort((a, b) => v4[b]! - v4[a]! || v6[b]! - v6[a]! || a - b);
   return {
-    version,
-    asns: asns.done(), nameIds: nameIdArray, v4Addresses: v4, v4Prefixes: v4Prefixes.done(), v6Prefixes: v6Prefixes.done(), v6Blocks: v6,
-    placeUnit: Uint8Array.from(placeUnit.done()), placed: placed.done(),
-    ranges4Start: ranges4Start.done(), ranges4: ranges4.done(), ranges6Start: ranges6Start.done(), ranges6: ranges6.done(),
-    countriesStart: countriesStart.done(), countryIds: countryIds.done(), countryCounts: countryCounts.done(),
-    citiesStart: citiesStart.done(), cityIds: cityList, cityCounts: cityCounts.done(),
-    bySize,
-    names: nameList, ...searchText([...nameIdArray].map((id) => folded[id]!)),
-    countries: countries.list,
-    cityNames: pick(cityNames.list), cityRegionIds: Uint32Array.from(regionIds), cityRegions: regions.list,
-    cityCountry: Uint16Array.from(pick(cityCountry.done())),
-    cityLatitude: Float64Array.from(pick(cityLat.done())), cityLongitude: Float64Array.from(pick(cityLon.done())),
+    ...columns,
+    version, bySize, ...searchText([...nameIds].map((id) => folded[id]!)),
+    names: names.list, countries: countries.list, cityNames: pick(cityNames.list), cityRegions: regions.list,
+    cityRegionIds: Uint32Array.from(pick(columns.cityRegionIds)), cityCountry: Uint16Array.from(pick(columns.cityCountry)),
+    cityLatitude: Float64Array.from(pick(columns.cityLatitude)), cityLongitude: Float64Array.from(pick(columns.cityLongitude)),
   };
 }
