@@ -12,7 +12,7 @@ import { emptyPlace, readPlace } from '../lookup/city-source.ts';
 import { shortestFloat32 } from '../mmdb/decoder.ts';
 import { NOT_FOUND, type MmdbReader } from '../mmdb/reader.ts';
 import { foldName } from '../cities/fold.ts';
-import { grown } from '../built-index/container.ts';
+import { grown, type Growing } from '../built-index/container.ts';
 import { NETWORK_CONTAINER, type NetworkIndexData } from './index-file.ts';
 import { PLACE_UNIT, searchText, TOP_PLACES } from './network-index.ts';
 
@@ -83,24 +83,43 @@ function mergedRanges(asn: AsnIndex, rows: Uint32Array, from: number, to: number
   return { v4, v6, nameRow };
 }
 
-/**
- * Builds the index. `version` names the data it is built from (load.ts compares it with
- * the data at hand). Without place readers the networks have no places.
- */
-export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: string): NetworkIndexData {
-  const rows = rowsByAsn(asn);
-  const names = new Strings();
-  const countries = new Strings();
-  const regions = new Strings();
-  const cityNames = new Strings();
-  // The index's columns, as index-file.ts declares them, grown as the networks are read.
-  const c = NETWORK_CONTAINER.growing();
-  const cityOf = new Map<string, number>();
+/** The index's columns while it is built. */
+type Columns = Growing<typeof NETWORK_CONTAINER.spec.columns>;
 
-  // Per record of the place file, its country id and city id (-1: none), decoded once.
+/** Appends one network's merged ranges to the range columns; returns its IPv4 address and /48 counts and prefix counts. */
+function pushRanges(c: Columns, v4: readonly number[], v6: readonly bigint[]): { addresses: number; prefixes4: number; blocks: number; prefixes6: number } {
+  let addresses = 0;
+  let prefixes4 = 0;
+  c.ranges4Start.push(c.ranges4.length / 2);
+  for (let k = 0; k < v4.length; k += 2) {
+    c.ranges4.push(v4[k]!);
+    c.ranges4.push(v4[k + 1]!);
+    addresses += v4[k + 1]! - v4[k]! + 1;
+    prefixes4 += forEachCidr4(v4[k]!, v4[k + 1]!);
+  }
+  let blocks = 0;
+  let prefixes6 = 0;
+  c.ranges6Start.push(c.ranges6.length / 8);
+  for (let k = 0; k < v6.length; k += 2) {
+    for (const value of [v6[k]!, v6[k + 1]!]) {
+      for (let shift = 96n; shift >= 0n; shift -= 32n) c.ranges6.push(Number(BigInt.asUintN(32, value >> shift)));
+    }
+    const span = v6[k + 1]! - v6[k]! + 1n;
+    blocks += Number(span / BLOCK) + Number(span % BLOCK) / Number(BLOCK);
+    prefixes6 += forEachCidr6(v6[k]!, v6[k + 1]!);
+  }
+  return { addresses, prefixes4, blocks, prefixes6 };
+}
+
+/**
+ * A place file's record as [country id, city id] (-1: none), each record decoded once; a
+ * city seen first is added to the city columns and the name lists.
+ */
+function placeDecoder(c: Columns, countries: Strings, regions: Strings, cityNames: Strings): (reader: MmdbReader, offset: number) => [number, number] {
+  const cityOf = new Map<string, number>();
   const recordPlace = new Map<number, [number, number]>();
   const scratch = emptyPlace();
-  const placeOf = (reader: MmdbReader, offset: number): [number, number] => {
+  return (reader: MmdbReader, offset: number): [number, number] => {
     let known = recordPlace.get(offset);
     if (!known) {
       const p = readPlace(reader.data, offset, scratch);
@@ -125,6 +144,21 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
     }
     return known;
   };
+}
+
+/**
+ * Builds the index. `version` names the data it is built from (load.ts compares it with
+ * the data at hand). Without place readers the networks have no places.
+ */
+export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: string): NetworkIndexData {
+  const rows = rowsByAsn(asn);
+  const names = new Strings();
+  const countries = new Strings();
+  const regions = new Strings();
+  const cityNames = new Strings();
+  // The index's columns, as index-file.ts declares them, grown as the networks are read.
+  const c = NETWORK_CONTAINER.growing();
+  const placeOf = placeDecoder(c, countries, regions, cityNames);
 
   const byCountry = new Map<number, number>();
   const byCity = new Map<number, number>();
@@ -146,26 +180,7 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
     while (end < rows.length && asn.asn(rows[end]!) === number) end++;
     const { v4, v6, nameRow } = mergedRanges(asn, rows, i, end);
 
-    let addresses = 0;
-    let prefixes4 = 0;
-    c.ranges4Start.push(c.ranges4.length / 2);
-    for (let k = 0; k < v4.length; k += 2) {
-      c.ranges4.push(v4[k]!);
-      c.ranges4.push(v4[k + 1]!);
-      addresses += v4[k + 1]! - v4[k]! + 1;
-      prefixes4 += forEachCidr4(v4[k]!, v4[k + 1]!);
-    }
-    let blocks = 0;
-    let prefixes6 = 0;
-    c.ranges6Start.push(c.ranges6.length / 8);
-    for (let k = 0; k < v6.length; k += 2) {
-      for (const value of [v6[k]!, v6[k + 1]!]) {
-        for (let shift = 96n; shift >= 0n; shift -= 32n) c.ranges6.push(Number(BigInt.asUintN(32, value >> shift)));
-      }
-      const span = v6[k + 1]! - v6[k]! + 1n;
-      blocks += Number(span / BLOCK) + Number(span % BLOCK) / Number(BLOCK);
-      prefixes6 += forEachCidr6(v6[k]!, v6[k + 1]!);
-    }
+    const { addresses, prefixes4, blocks, prefixes6 } = pushRanges(c, v4, v6);
 
     byCountry.clear();
     byCity.clear();
