@@ -2,7 +2,7 @@
 // - The index: loaded from its built file (dist/data/network-index.bin) in a fresh process
 //   (bench/asn-load.mjs): time to ready, CPU, RSS it adds after GC and at its peak; with
 //   `--build` also built from the data in that process (what a server without the file does
-//   in a worker thread).
+//   in a child process).
 // - The pages: the built server started (pinned to core 1 when it can be: bench/servers.mjs),
 //   then each page asked as a browser asks (gzip): the largest networks' pages and typical
 //   ones (networks ranked 300th, 3,000th, 30,000th by size), and /networks. Per page the

@@ -24,7 +24,7 @@ const bytes = encodeNetworkIndex(data);
 const target = path.join(dist, NETWORK_INDEX_FILE);
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, bytes);
-console.log(`network index: ${data.asns.length} networks, ${data.cities.names.length} cities, ${(bytes.length / 1048576).toFixed(1)} MiB `
+console.log(`network index: ${data.asns.length} networks, ${data.cityNames.length} cities, ${(bytes.length / 1048576).toFixed(1)} MiB `
   + `in ${Math.round(performance.now() - started)} ms -> ${path.relative(process.cwd(), target)}`);
 
 // The same origin as astro.config.mjs's `site`.

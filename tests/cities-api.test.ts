@@ -178,7 +178,7 @@ describe('GET /api/cities without its data', () => {
     expect((await handler(request('q=lo')))?.status).toBe(200);
   });
 
-  it('builds the index in a worker when the built file is missing, the main thread free meanwhile, and it equals the index from the file', async () => {
+  it('builds the index in a child process when the built file is missing, the main thread free meanwhile, and it equals the index from the file', async () => {
     const warnings: string[] = [];
     // The longest the main thread went without running a timer while the index was built.
     let longestGap = 0;

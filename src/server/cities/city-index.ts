@@ -13,8 +13,8 @@
  * before a city ten times its size found only through a foreign spelling.
  * One place appears once, with its best-scoring key.
  *
- * All of it lives in typed arrays and two long strings (no object per key), so it can be
- * built in a worker thread and handed over without copying (src/server/cities/load.ts).
+ * All of it lives in typed arrays and two long strings (no object per key), so it is
+ * written and read as one file whose arrays are views on its bytes (index-file.ts).
  */
 import type { CityTable } from './city-data.ts';
 import { foldName } from './fold.ts';

@@ -30,7 +30,7 @@ function plain(data: CityIndexData) {
   return { count: t.count, names: t.names, countries: t.countries, regions: t.regions, keys: data.keys, ...Object.fromEntries(Object.entries(parts).map(([k, a]) => [k, [...a]])) };
 }
 
-interface Header { format: number; version: string; count: number; parts: Record<string, [number, number]> }
+interface Header { format: number; version: string; parts: Record<string, [number, number, number?]> }
 const headerOf = (file: Buffer) => JSON.parse(file.toString('utf8', 12, 12 + file.readUInt32LE(8))) as Header;
 const startOf = (file: Buffer) => Math.ceil((12 + file.readUInt32LE(8)) / 8) * 8;
 
@@ -59,18 +59,20 @@ describe('encodeIndex and decodeIndex', () => {
   it('writes the magic, the header length, the JSON header, then each part 8-byte aligned as it is in memory', () => {
     const data = sample();
     const file = encodeIndex(data, 'v1');
-    expect(file.toString('latin1', 0, 8)).toBe('CITYIX01');
+    expect(file.toString('latin1', 0, 8)).toBe('CITYIX02');
     const header = headerOf(file);
-    expect(header).toMatchObject({ format: 1, version: 'v1', count: 3, countries: ['DE', 'PL'], regions: data.table.regions });
-    expect(Object.keys(header.parts)).toEqual(['names', 'keys', ...ARRAYS]);
+    expect(header).toMatchObject({ format: 2, version: 'v1' });
+    expect(Object.keys(header.parts)).toEqual(['names', 'keys', 'countries', 'regions', ...ARRAYS]);
+    expect(header.parts.countries![2]).toBe(2);
+    expect(header.parts.regions![2]).toBe(3);
     const start = startOf(file);
     let end = 0;
     for (const [name, [offset, length]] of Object.entries(header.parts)) {
       expect(offset % 8, name).toBe(0);
       expect(offset, name).toBeGreaterThanOrEqual(end);
       end = offset + length;
-      const value = name === 'names' ? Buffer.from(data.table.names) : name === 'keys' ? Buffer.from(data.keys)
-        : (({ ...data.table, ...data }) as unknown as Record<string, ArrayBufferView>)[name]!;
+      const texts: Record<string, string> = { names: data.table.names, keys: data.keys, countries: 'DE\nPL', regions: data.table.regions.join('\n') };
+      const value = name in texts ? Buffer.from(texts[name]!) : (({ ...data.table, ...data }) as unknown as Record<string, ArrayBufferView>)[name]!;
       expect(file.subarray(start + offset, start + end).equals(Buffer.from(value.buffer, value.byteOffset, value.byteLength)), name).toBe(true);
     }
     expect(file.length).toBe(start + Math.ceil(end / 8) * 8);
@@ -105,13 +107,14 @@ describe('decodeIndex refuses', () => {
     ['a file built from other data', (f) => f, 'v2'],
     ['an empty file', () => Buffer.alloc(0)],
     ['a file shorter than its header length', () => Buffer.from('CITYIX01ab', 'latin1')],
-    ['another magic', (f) => Buffer.concat([Buffer.from('CITYIX02'), f.subarray(8)])],
+    ['the former layout\'s magic', (f) => Buffer.concat([Buffer.from('CITYIX01'), f.subarray(8)])],
     ['a header that is not JSON', (f) => { const c = Buffer.from(f); c.write('{', 13); return c; }],
-    ['another format', (f) => withHeader(f, (h) => { h.format = 2; })],
+    ['another format', (f) => withHeader(f, (h) => { h.format = 1; })],
     ['a header without a part', (f) => withHeader(f, (h) => { delete h.parts.keyRank; })],
     ['a part past the end of the file', (f) => withHeader(f, (h) => { h.parts.keyFlags![1] += 1_000; })],
     ['a file cut inside its last part', (f) => f.subarray(0, startOf(f) + headerOf(f).parts.keyFlags![0] + headerOf(f).parts.keyFlags![1] - 1)],
-    ['a count that is not the places\'', (f) => withHeader(f, (h) => { h.count = 2; })],
+    ['a region count that is not its lines\'', (f) => withHeader(f, (h) => { h.parts.regions![2] = 2; })],
+    ['a part off its 8-byte boundary', (f) => withHeader(f, (h) => { h.parts.keyStart![0] += 4; h.parts.keyStart![1] -= 4; })],
   ])('%s', (_, damage, version = 'v1') => {
     expect(decodeIndex(damage(encodeIndex(sample(), 'v1')), version)).toBeUndefined();
   });
@@ -162,14 +165,14 @@ describe('dataVersion', () => {
   it('names the format, both packages\' versions and the first 16 hex digits of the alternate names\' SHA-256', () => {
     const files = writeCityFiles({ alternates: { 1: ['Cologne'] } });
     const hash = createHash('sha256').update(readFileSync(files.alternates)).digest('hex').slice(0, 16);
-    expect(dataVersion(files)).toBe(`format 1; ${versions}; names ${hash}`);
+    expect(dataVersion(files)).toBe(`format 2; ${versions}; names ${hash}`);
   });
 
   it('changes with the alternate names, and says none without them', () => {
     const a = writeCityFiles({ alternates: { 1: ['Cologne'] } });
     const b = writeCityFiles({ alternates: { 1: ['Colonia'] } });
     expect(dataVersion(a)).not.toBe(dataVersion(b));
-    expect(dataVersion(writeCityFiles({}))).toBe(`format 1; ${versions}; names none`);
+    expect(dataVersion(writeCityFiles({}))).toBe(`format 2; ${versions}; names none`);
   });
 
   it('is where the build writes the index', () => {

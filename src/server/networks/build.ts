@@ -4,7 +4,7 @@
  * their CIDR prefixes counted), and DB-IP City's places summed over each network's
  * addresses (its IPv4 addresses; its /48s when it has no IPv4). Run by `npm run build`
  * (scripts/build-network-index.ts) and, when that file is missing or stale, by the server
- * in a worker thread (load.ts): seconds of CPU for the full data (bench/asn.mjs --build;
+ * in a child process (load.ts): seconds of CPU for the full data (bench/asn.mjs --build;
  * docs/benchmarks.md, "Load and build times").
  */
 import { forEachCidr4, forEachCidr6 } from '../../lib/cidr.ts';
@@ -13,7 +13,9 @@ import { emptyPlace, readPlace } from '../lookup/city-source.ts';
 import { shortestFloat32 } from '../mmdb/decoder.ts';
 import { NOT_FOUND, type MmdbReader } from '../mmdb/reader.ts';
 import { foldName } from '../cities/fold.ts';
-import { PLACE_UNIT, searchText, TOP_PLACES, type NetworkIndexData } from './network-index.ts';
+import { grown, type Growing } from '../built-index/container.ts';
+import { NETWORK_CONTAINER, type NetworkIndexData } from './index-file.ts';
+import { PLACE_UNIT, searchText, TOP_PLACES } from './network-index.ts';
 
 /** The place data a network's addresses are summed over (DB-IP City's two files). */
 export interface PlaceReaders { v4: MmdbReader | undefined; v6: MmdbReader | undefined }
@@ -21,26 +23,6 @@ export interface PlaceReaders { v4: MmdbReader | undefined; v6: MmdbReader | und
 /** A /48 in the IPv6 counts. */
 const BLOCK_BITS = 48;
 const BLOCK = 1n << BigInt(128 - BLOCK_BITS);
-
-/** Growable typed arrays: the builder does not know the sizes ahead. */
-class Column<A extends Uint32Array | Float64Array | Uint16Array> {
-  private array: A;
-  length = 0;
-  private readonly make: (size: number) => A;
-  constructor(make: (size: number) => A) {
-    this.make = make;
-    this.array = make(1024);
-  }
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const bigger = this.make(this.array.length * 2);
-      bigger.set(this.array);
-      this.array = bigger;
-    }
-    this.array[this.length++] = value;
-  }
-  done(): A { return this.array.slice(0, this.length) as A; }
-}
 
 /** Interns strings: each distinct one gets one id. */
 class Strings {
@@ -102,44 +84,43 @@ function mergedRanges(asn: AsnIndex, rows: Uint32Array, from: number, to: number
   return { v4, v6, nameRow };
 }
 
-/**
- * Builds the index. `version` names the data it is built from (load.ts compares it with
- * the data at hand). Without place readers the networks have no places.
- */
-export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: string): NetworkIndexData {
-  const rows = rowsByAsn(asn);
-  const names = new Strings();
-  const countries = new Strings();
-  const regions = new Strings();
-  const cityNames = new Strings();
-  const asns = new Column((n) => new Uint32Array(n));
-  const nameIds = new Column((n) => new Uint32Array(n));
-  const v4Addresses = new Column((n) => new Float64Array(n));
-  const v4Prefixes = new Column((n) => new Uint32Array(n));
-  const v6Prefixes = new Column((n) => new Uint32Array(n));
-  const v6Blocks = new Column((n) => new Float64Array(n));
-  const placeUnit = new Column((n) => new Uint32Array(n));
-  const placed = new Column((n) => new Float64Array(n));
-  const ranges4Start = new Column((n) => new Uint32Array(n));
-  const ranges4 = new Column((n) => new Uint32Array(n));
-  const ranges6Start = new Column((n) => new Uint32Array(n));
-  const ranges6 = new Column((n) => new Uint32Array(n));
-  const countriesStart = new Column((n) => new Uint32Array(n));
-  const countryIds = new Column((n) => new Uint16Array(n));
-  const countryCounts = new Column((n) => new Float64Array(n));
-  const citiesStart = new Column((n) => new Uint32Array(n));
-  const cityIds = new Column((n) => new Uint32Array(n));
-  const cityCounts = new Column((n) => new Float64Array(n));
-  const cityRegion = new Column((n) => new Uint32Array(n));
-  const cityCountry = new Column((n) => new Uint16Array(n));
-  const cityLat = new Column((n) => new Float64Array(n));
-  const cityLon = new Column((n) => new Float64Array(n));
-  const cityOf = new Map<string, number>();
+/** The index's columns while it is built. */
+type Columns = Growing<typeof NETWORK_CONTAINER.spec.columns>;
 
-  // Per record of the place file, its country id and city id (-1: none), decoded once.
+/** Appends one network's merged ranges to the range columns; returns its IPv4 address and /48 counts and prefix counts. */
+function pushRanges(c: Columns, v4: readonly number[], v6: readonly bigint[]): { addresses: number; prefixes4: number; blocks: number; prefixes6: number } {
+  let addresses = 0;
+  let prefixes4 = 0;
+  c.ranges4Start.push(c.ranges4.length / 2);
+  for (let k = 0; k < v4.length; k += 2) {
+    c.ranges4.push(v4[k]!);
+    c.ranges4.push(v4[k + 1]!);
+    addresses += v4[k + 1]! - v4[k]! + 1;
+    prefixes4 += forEachCidr4(v4[k]!, v4[k + 1]!);
+  }
+  let blocks = 0;
+  let prefixes6 = 0;
+  c.ranges6Start.push(c.ranges6.length / 8);
+  for (let k = 0; k < v6.length; k += 2) {
+    for (const value of [v6[k]!, v6[k + 1]!]) {
+      for (let shift = 96n; shift >= 0n; shift -= 32n) c.ranges6.push(Number(BigInt.asUintN(32, value >> shift)));
+    }
+    const span = v6[k + 1]! - v6[k]! + 1n;
+    blocks += Number(span / BLOCK) + Number(span % BLOCK) / Number(BLOCK);
+    prefixes6 += forEachCidr6(v6[k]!, v6[k + 1]!);
+  }
+  return { addresses, prefixes4, blocks, prefixes6 };
+}
+
+/**
+ * A place file's record as [country id, city id] (-1: none), each record decoded once; a
+ * city seen first is added to the city columns and the name lists.
+ */
+function placeDecoder(c: Columns, countries: Strings, regions: Strings, cityNames: Strings): (reader: MmdbReader, offset: number) => [number, number] {
+  const cityOf = new Map<string, number>();
   const recordPlace = new Map<number, [number, number]>();
   const scratch = emptyPlace();
-  const placeOf = (reader: MmdbReader, offset: number): [number, number] => {
+  return (reader: MmdbReader, offset: number): [number, number] => {
     let known = recordPlace.get(offset);
     if (!known) {
       const p = readPlace(reader.data, offset, scratch);
@@ -153,10 +134,10 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
           // The index file keeps names as lines (index-file.ts).
           cityNames.list.push(p.city.replaceAll('\n', ' '));
           cityOf.set(key, city);
-          cityRegion.push(regions.id(p.region.replaceAll('\n', ' ')));
-          cityCountry.push(country);
-          cityLat.push(shortestFloat32(p.latitude));
-          cityLon.push(shortestFloat32(p.longitude));
+          c.cityRegionIds.push(regions.id(p.region.replaceAll('\n', ' ')));
+          c.cityCountry.push(country);
+          c.cityLatitude.push(shortestFloat32(p.latitude));
+          c.cityLongitude.push(shortestFloat32(p.longitude));
         }
       }
       known = [country, city];
@@ -164,6 +145,21 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
     }
     return known;
   };
+}
+
+/**
+ * Builds the index. `version` names the data it is built from (load.ts compares it with
+ * the data at hand). Without place readers the networks have no places.
+ */
+export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: string): NetworkIndexData {
+  const rows = rowsByAsn(asn);
+  const names = new Strings();
+  const countries = new Strings();
+  const regions = new Strings();
+  const cityNames = new Strings();
+  // The index's columns, as index-file.ts declares them, grown as the networks are read.
+  const c = NETWORK_CONTAINER.growing();
+  const placeOf = placeDecoder(c, countries, regions, cityNames);
 
   const byCountry = new Map<number, number>();
   const byCity = new Map<number, number>();
@@ -185,26 +181,7 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
     while (end < rows.length && asn.asn(rows[end]!) === number) end++;
     const { v4, v6, nameRow } = mergedRanges(asn, rows, i, end);
 
-    let addresses = 0;
-    let prefixes4 = 0;
-    ranges4Start.push(ranges4.length / 2);
-    for (let k = 0; k < v4.length; k += 2) {
-      ranges4.push(v4[k]!);
-      ranges4.push(v4[k + 1]!);
-      addresses += v4[k + 1]! - v4[k]! + 1;
-      prefixes4 += forEachCidr4(v4[k]!, v4[k + 1]!);
-    }
-    let blocks = 0;
-    let prefixes6 = 0;
-    ranges6Start.push(ranges6.length / 8);
-    for (let k = 0; k < v6.length; k += 2) {
-      for (const value of [v6[k]!, v6[k + 1]!]) {
-        for (let shift = 96n; shift >= 0n; shift -= 32n) ranges6.push(Number(BigInt.asUintN(32, value >> shift)));
-      }
-      const span = v6[k + 1]! - v6[k]! + 1n;
-      blocks += Number(span / BLOCK) + Number(span % BLOCK) / Number(BLOCK);
-      prefixes6 += forEachCidr6(v6[k]!, v6[k + 1]!);
-    }
+    const { addresses, prefixes4, blocks, prefixes6 } = pushRanges(c, v4, v6);
 
     byCountry.clear();
     byCity.clear();
@@ -218,27 +195,28 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
       for (let k = 0; k < v6.length; k += 2) places.v6!.forEachRecord6(v6[k]!, v6[k + 1]!, BLOCK_BITS, count6);
     }
 
-    asns.push(number);
-    nameIds.push(names.id(asn.orgs[asn.orgId(nameRow)] ?? ''));
-    v4Addresses.push(addresses);
-    v4Prefixes.push(prefixes4);
-    v6Prefixes.push(prefixes6);
-    v6Blocks.push(blocks);
-    placeUnit.push(placedUnits > 0 ? unit : PLACE_UNIT.none);
-    placed.push(placedUnits);
-    countriesStart.push(countryIds.length);
-    for (const [country, units] of top(byCountry)) { countryIds.push(country); countryCounts.push(units); }
-    citiesStart.push(cityIds.length);
-    for (const [city, units] of top(byCity)) { cityIds.push(city); cityCounts.push(units); }
+    c.asns.push(number);
+    c.nameIds.push(names.id(asn.orgs[asn.orgId(nameRow)] ?? ''));
+    c.v4Addresses.push(addresses);
+    c.v4Prefixes.push(prefixes4);
+    c.v6Prefixes.push(prefixes6);
+    c.v6Blocks.push(blocks);
+    c.placeUnit.push(placedUnits > 0 ? unit : PLACE_UNIT.none);
+    c.placed.push(placedUnits);
+    c.countriesStart.push(c.countryIds.length);
+    for (const [country, units] of top(byCountry)) { c.countryIds.push(country); c.countryCounts.push(units); }
+    c.citiesStart.push(c.cityIds.length);
+    for (const [city, units] of top(byCity)) { c.cityIds.push(city); c.cityCounts.push(units); }
     i = end;
   }
-  ranges4Start.push(ranges4.length / 2);
-  ranges6Start.push(ranges6.length / 8);
-  countriesStart.push(countryIds.length);
-  citiesStart.push(cityIds.length);
+  c.ranges4Start.push(c.ranges4.length / 2);
+  c.ranges6Start.push(c.ranges6.length / 8);
+  c.countriesStart.push(c.countryIds.length);
+  c.citiesStart.push(c.cityIds.length);
 
   // Only the cities some network lists are kept, renumbered in order of first mention.
-  const cityList = cityIds.done();
+  const columns = grown(c);
+  const cityList = columns.cityIds;
   const kept = new Map<number, number>();
   for (let i = 0; i < cityList.length; i++) {
     let id = kept.get(cityList[i]!);
@@ -247,29 +225,16 @@ export function buildNetworkData(asn: AsnIndex, places: PlaceReaders, version: s
   }
   const keptIds = [...kept.keys()];
   const pick = <T>(values: ArrayLike<T>) => keptIds.map((id) => values[id]!);
-  const regionIds = pick(cityRegion.done());
 
-  const nameList = names.list;
-  const folded = nameList.map((n) => foldName(n));
-  const v4 = v4Addresses.done();
-  const v6 = v6Blocks.done();
-  const nameIdArray = nameIds.done();
-  const bySize = Uint32Array.from({ length: nameIdArray.length }, (_, i) => i)
+  const folded = names.list.map((n) => foldName(n));
+  const { v4Addresses: v4, v6Blocks: v6, nameIds } = columns;
+  const bySize = Uint32Array.from({ length: nameIds.length }, (_, i) => i)
     .sort((a, b) => v4[b]! - v4[a]! || v6[b]! - v6[a]! || a - b);
   return {
-    version,
-    asns: asns.done(), nameIds: nameIdArray, v4Addresses: v4, v4Prefixes: v4Prefixes.done(), v6Prefixes: v6Prefixes.done(), v6Blocks: v6,
-    placeUnit: Uint8Array.from(placeUnit.done()), placed: placed.done(),
-    ranges4Start: ranges4Start.done(), ranges4: ranges4.done(), ranges6Start: ranges6Start.done(), ranges6: ranges6.done(),
-    countriesStart: countriesStart.done(), countryIds: countryIds.done(), countryCounts: countryCounts.done(),
-    citiesStart: citiesStart.done(), cityIds: cityList, cityCounts: cityCounts.done(),
-    bySize,
-    names: nameList, ...searchText([...nameIdArray].map((id) => folded[id]!)),
-    countries: countries.list,
-    cities: {
-      names: pick(cityNames.list), regionIds: Uint32Array.from(regionIds), regions: regions.list,
-      country: Uint16Array.from(pick(cityCountry.done())),
-      latitude: Float64Array.from(pick(cityLat.done())), longitude: Float64Array.from(pick(cityLon.done())),
-    },
+    ...columns,
+    version, bySize, ...searchText([...nameIds].map((id) => folded[id]!)),
+    names: names.list, countries: countries.list, cityNames: pick(cityNames.list), cityRegions: regions.list,
+    cityRegionIds: Uint32Array.from(pick(columns.cityRegionIds)), cityCountry: Uint16Array.from(pick(columns.cityCountry)),
+    cityLatitude: Float64Array.from(pick(columns.cityLatitude)), cityLongitude: Float64Array.from(pick(columns.cityLongitude)),
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { AsnIndex } from '../lookup/asn-index.ts';
 import { MmdbReader } from '../mmdb/reader.ts';
 import { buildNetworkData } from './build.ts';
 import { decodeNetworkIndex, encodeNetworkIndex } from './index-file.ts';
-import { loadNetworkIndex, networkDataVersion } from './load.ts';
+import { loadNetworkIndex, networkDataVersion, rebuiltNetworkFile } from './load.ts';
 import { NetworkIndex } from './network-index.ts';
 
 const n4 = (ip: string) => (parseIp(ip) as { value: number }).value;
@@ -164,7 +164,7 @@ describe('the network index file', () => {
     expect(decodeNetworkIndex(bytes.subarray(0, bytes.length - 8))).toBeUndefined();
     expect(decodeNetworkIndex(Buffer.from('not an index at all'))).toBeUndefined();
     const wrongMagic = Buffer.from(bytes);
-    wrongMagic.write('NETIDX99', 0, 'latin1');
+    wrongMagic.write('NETIDX01', 0, 'latin1');
     expect(decodeNetworkIndex(wrongMagic)).toBeUndefined();
     // A name id past the names (the first one, in the nameIds part).
     const header = JSON.parse(bytes.toString('utf8', 12, 12 + bytes.readUInt32LE(8))) as { parts: Record<string, [number]> };
@@ -176,8 +176,8 @@ describe('the network index file', () => {
 
   it('keeps a list of one empty string apart from an empty list', () => {
     const { data } = fixture();
-    const back = decodeNetworkIndex(encodeNetworkIndex({ ...data, cities: { ...data.cities, regions: [''], regionIds: new Uint32Array(data.cities.regionIds.length) } }))!;
-    expect(back.cities.regions).toEqual(['']);
+    const back = decodeNetworkIndex(encodeNetworkIndex({ ...data, cityRegions: [''], cityRegionIds: new Uint32Array(data.cityRegionIds.length) }))!;
+    expect(back.cityRegions).toEqual(['']);
   });
 });
 
@@ -201,7 +201,7 @@ describe('loading the network index', () => {
     expect(handle.current()).toBe(index);
   });
 
-  it('builds the index in a worker when the file is missing, and says why', async () => {
+  it('builds the index in a child process when the file is missing, and says why', async () => {
     const { asn } = fixture();
     const warnings: string[] = [];
     const handle = loadNetworkIndex({ asn, places: places(), file: path.join(dir(), 'none.bin'), warn: (m) => warnings.push(m) });
@@ -226,5 +226,40 @@ describe('loading the network index', () => {
     const handle = loadNetworkIndex({ asn: undefined, places: places(), warn: () => {} });
     expect(await handle.ready).toBeInstanceOf(Error);
     expect(handle.readyMs()).toBeGreaterThanOrEqual(0);
+    expect(handle.describe()).toBe('missing (the ASN data is not loaded)');
+  });
+
+  it('says how many networks it holds on /healthz, and why it was built', async () => {
+    const { asn } = fixture();
+    const file = path.join(dir(), 'none.bin');
+    const handle = loadNetworkIndex({ asn, places: places(), file, inThread: true, warn: () => {} });
+    await handle.ready;
+    expect(handle.describe()).toBe(`ok (4 networks) (rebuilt: ${file} is missing)`);
+  });
+
+  it('keeps the index it built under DATA_DIR, where the next start finds it', async () => {
+    const { asn } = fixture();
+    const dataDir = dir();
+    const file = path.join(dir(), 'none.bin');
+    const first = loadNetworkIndex({ asn, places: places(), file, dataDir, warn: () => {} });
+    expect(((await first.ready) as NetworkIndex).size).toBe(4);
+    expect(existsSync(rebuiltNetworkFile(dataDir))).toBe(true);
+    const warnings: string[] = [];
+    const again = loadNetworkIndex({ asn, places: places(), file, dataDir, inThread: true, warn: (m) => warnings.push(m) });
+    expect(((await again.ready) as NetworkIndex).get(64500)?.name).toBe('Example Hosting');
+    expect(again.rebuiltBecause()).toBeUndefined();
+    expect(again.describe()).toBe('ok (4 networks)');
+    expect(warnings).toEqual([]);
+  }, 30_000);
+
+  it('says the place data it goes without when it builds', async () => {
+    const { asn } = fixture();
+    const file = path.join(dir(), 'none.bin');
+    const warnings: string[] = [];
+    await loadNetworkIndex({ asn, places: new Error('no place data'), file, inThread: true, warn: (m) => warnings.push(m) }).ready;
+    expect(warnings).toEqual([
+      `${file} is missing: building the network index from the data now (npm run build writes the file)`,
+      'place data unavailable (no place data): networks are listed without places',
+    ]);
   });
 });

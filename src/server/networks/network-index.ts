@@ -3,60 +3,22 @@
  * ranges (merged) with their address, /48 and prefix counts, and where its addresses are
  * (the top countries and cities by address count). Flat typed arrays indexed by a slot
  * per network, sorted by AS number, so that the whole index is a few tens of MB and loads
- * from its file without building an object per network (index-file.ts). Built by
+ * from its file without building an object per network (its parts: index-file.ts). Built by
  * build.ts; read by the network pages and `/api/asn` (src/server/handlers/asn-api.ts).
  */
 import { forEachCidr4, forEachCidr6 } from '../../lib/cidr.ts';
 import { formatIp } from '../../lib/ip-address.ts';
 import { foldName } from '../cities/fold.ts';
 import { fromWords } from '../lookup/sorted-ranges.ts';
+import type { NetworkIndexData } from './index-file.ts';
 
 /** How a network's places are counted: by IPv4 address, or by IPv6 /48 when it has no IPv4. */
 export const PLACE_UNIT = { none: 0, ipv4: 4, ipv6: 6 } as const;
 /** Countries and cities kept per network, largest first. */
 export const TOP_PLACES = 10;
 
-/** The index's arrays; slot `i` is one network, `xStart[i]..xStart[i + 1]` its slice of a flat list. */
-export interface NetworkIndexData {
-  /** What it was built from (load.ts rebuilds an index built from other data). */
-  version: string;
-  asns: Uint32Array;
-  nameIds: Uint32Array;
-  v4Addresses: Float64Array;
-  v4Prefixes: Uint32Array;
-  v6Prefixes: Uint32Array;
-  /** IPv6 space in /48s (a part of one counts as its fraction). */
-  v6Blocks: Float64Array;
-  /** PLACE_UNIT of the place counts; none when nothing of it is placed. */
-  placeUnit: Uint8Array;
-  /** Units with a known country (the denominator of the place shares). */
-  placed: Float64Array;
-  ranges4Start: Uint32Array;
-  /** [first, last] pairs. */
-  ranges4: Uint32Array;
-  ranges6Start: Uint32Array;
-  /** Eight words per range: first, then last, each four words high first. */
-  ranges6: Uint32Array;
-  countriesStart: Uint32Array;
-  countryIds: Uint16Array;
-  countryCounts: Float64Array;
-  citiesStart: Uint32Array;
-  cityIds: Uint32Array;
-  cityCounts: Float64Array;
-  /** Slots, largest network first (IPv4 addresses, then /48s). */
-  bySize: Uint32Array;
-  names: string[];
-  /**
-   * Each network's name folded for the search (foldName), by slot, each followed by a line
-   * feed: one indexOf scan finds every match. `nameAt[slot]` is where a slot's name starts
-   * (and `nameAt[size]` one past the last line feed).
-   */
-  haystack: string;
-  nameAt: Uint32Array;
-  /** ISO country codes by id. */
-  countries: string[];
-  cities: { names: string[]; regionIds: Uint32Array; regions: string[]; country: Uint16Array; latitude: Float64Array; longitude: Float64Array };
-}
+/** The index's data, its parts declared once in index-file.ts. */
+export type { NetworkIndexData } from './index-file.ts';
 
 /** One place a network's addresses are in, with how many and what share of those placed. */
 export interface NetworkPlace { countryCode: string; count: number; share: number }
@@ -136,12 +98,11 @@ export class NetworkIndex {
       countries.push({ countryCode: d.countries[d.countryIds[i]!]!, count: d.countryCounts[i]!, share: d.countryCounts[i]! / placed });
     }
     const cities: NetworkCity[] = [];
-    const c = d.cities;
     for (let i = d.citiesStart[slot]!; i < d.citiesStart[slot + 1]!; i++) {
       const id = d.cityIds[i]!;
       cities.push({
-        city: c.names[id]!, region: c.regions[c.regionIds[id]!]!, countryCode: d.countries[c.country[id]!]!,
-        latitude: c.latitude[id]!, longitude: c.longitude[id]!, count: d.cityCounts[i]!, share: d.cityCounts[i]! / placed,
+        city: d.cityNames[id]!, region: d.cityRegions[d.cityRegionIds[id]!]!, countryCode: d.countries[d.cityCountry[id]!]!,
+        latitude: d.cityLatitude[id]!, longitude: d.cityLongitude[id]!, count: d.cityCounts[i]!, share: d.cityCounts[i]! / placed,
       });
     }
     const unit = d.placeUnit[slot];

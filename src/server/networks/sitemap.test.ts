@@ -12,7 +12,7 @@ function index(): NetworkIndex {
     placeUnit: new Uint8Array(3), placed: new Float64Array(3), ranges4Start: none, ranges4: new Uint32Array(0), ranges6Start: none,
     ranges6: new Uint32Array(0), countriesStart: none, countryIds: new Uint16Array(0), countryCounts: new Float64Array(0),
     citiesStart: none, cityIds: new Uint32Array(0), cityCounts: new Float64Array(0), bySize: Uint32Array.of(1, 2, 0), countries: [],
-    cities: { names: [], regionIds: new Uint32Array(0), regions: [], country: new Uint16Array(0), latitude: new Float64Array(0), longitude: new Float64Array(0) },
+    cityNames: [], cityRegionIds: new Uint32Array(0), cityRegions: [], cityCountry: new Uint16Array(0), cityLatitude: new Float64Array(0), cityLongitude: new Float64Array(0),
   } satisfies NetworkIndexData);
 }
 

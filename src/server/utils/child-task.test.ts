@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runChildTask } from './child-task.ts';
+import { ChildTaskError, runChildTask } from './child-task.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'child-task-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,7 +31,20 @@ describe('runChildTask', () => {
     const target = path.join(dir, 'out', `${scripts}.bin`);
     const run = runChildTask(script(`child-${++scripts}`, body), [target], 3000);
     if (error) return expect(run).rejects.toThrow(error);
-    await run;
+    expect(await run).toEqual([]);
     expect(readFileSync(target, 'utf8')).toBe('done');
+  });
+
+  it('resolves with the lines the child wrote to stdout, blank ones left out', { timeout: 20_000 }, async () => {
+    const body = `process.stdout.write('first note\\n\\n  \\nsecond note')`;
+    expect(await runChildTask(script(`child-${++scripts}`, body), [], 3000)).toEqual(['first note', 'second note']);
+  });
+
+  it('keeps what the failed child said apart from how it ended', { timeout: 20_000 }, async () => {
+    const said = await runChildTask(script(`child-${++scripts}`, `throw new Error('no places')`), [], 3000).catch((e: unknown) => e);
+    expect(said).toBeInstanceOf(ChildTaskError);
+    expect(said).toMatchObject({ reason: 'no places', message: expect.stringMatching(/^child-\d+\.ts exited with code 1: no places$/) });
+    const silent = await runChildTask(script(`child-${++scripts}`, `process.exit(4)`), [], 3000).catch((e: unknown) => e);
+    expect(silent).toMatchObject({ reason: undefined, message: expect.stringMatching(/^child-\d+\.ts exited with code 4$/) });
   });
 });
