@@ -37,8 +37,6 @@ import { createReverseDns, REVERSE_DNS_OFF } from './dns/reverse-dns.ts';
 import { createHostnameEndpoint } from './handlers/hostname-api.ts';
 import { createPortCheck } from './handlers/port-api.ts';
 import { databasesHealth, dataLines } from './lookup/health.ts';
-import { cityIndexLine } from './cities/health.ts';
-import { networkIndexLine } from './networks/health.ts';
 
 export interface Routes {
   /** The lookup engine, replaced whole when newer databases arrive (engine-holder.ts). */
@@ -129,8 +127,8 @@ export async function createRoutes(config: Config, distDir: string): Promise<Rou
     health: new Health().register('analytics', () => analytics.health()).register('databases', () => databasesHealth(engine)).note(() => [
       `rate-limit: ${store ? store.state() : 'off'}`,
       ...dataLines(engine),
-      cityIndexLine(cities),
-      networkIndexLine(networks),
+      `data city index: ${cities.describe()}`,
+      `data network index: ${networks.describe()}`,
       dnsLeak.describe(),
       reverseDns.state(),
     ]).note(freshnessReport({ dataDir: config.dataDir, listsDir: path.dirname(config.lists.tor), refresh: config.refresh.enabled })),
