@@ -14,6 +14,7 @@ import { createAppServer } from './server.ts';
 import { startStunServer, type StunServer } from './udp/stun.ts';
 import { serveClusterNotes } from './dns/notes-shared.ts';
 import { Refresher } from './data-update/refresher.ts';
+import { backoffMs } from './utils/backoff.ts';
 import type { PrivacyFlag } from '../lib/privacy.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
@@ -102,7 +103,7 @@ function startPrimary(config: Config): void {
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
       failedStarts = served.has(worker) ? 0 : failedStarts + 1;
-      const wait = failedStarts === 0 ? 0 : Math.min(60_000, 1000 * 2 ** (failedStarts - 1));
+      const wait = backoffMs(failedStarts, 1000, 60_000);
       console.error(`worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another${wait ? ` in ${wait / 1000} s` : ''}`);
       setTimeout(() => { if (!stopping) cluster.fork(); }, wait);
       return;

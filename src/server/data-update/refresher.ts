@@ -14,6 +14,7 @@
 import path from 'node:path';
 import type { PrivacyFlag } from '../../lib/privacy.ts';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
+import { backoffMs } from '../utils/backoff.ts';
 import { DownloadFailure, failureKind } from './download.ts';
 import { fetchSource, LIST_LIMITS, readState, sourcesDir, writePrivacyList, writeState, type FetchLimits } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
@@ -133,7 +134,7 @@ export class Refresher {
     } catch (error) {
       const reason = (error as Error).message;
       const failures = before.failures + 1;
-      const retry = Math.min(job.everyMs, (this.o.firstRetryMs ?? FIRST_RETRY_MS) * 2 ** (failures - 1));
+      const retry = backoffMs(failures, this.o.firstRetryMs ?? FIRST_RETRY_MS, job.everyMs);
       // One line per outage: the first failure says what and that the old data stays.
       if (failures === 1) this.log(`${job.id}: could not fetch (${reason}); keeping the data it had, trying again with backoff`);
       const now = this.now();
