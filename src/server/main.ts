@@ -16,6 +16,7 @@ import { serveClusterNotes } from './dns/notes-shared.ts';
 import { Refresher } from './data-update/refresher.ts';
 import { backoffMs } from './utils/backoff.ts';
 import type { PrivacyFlag } from '../lib/privacy.ts';
+import { errorMessage } from '../lib/error-message.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 /** How long idle keep-alive sockets may still send a request after SIGTERM. */
@@ -136,7 +137,7 @@ try {
   }
   // The STUN port taken by another program: say which setting moves or disables it.
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && (error as NodeJS.ErrnoException).syscall === 'bind') {
-    console.error(`STUN_PORT: udp port in use (${(error as Error).message}); set STUN_PORT to a free port, or 0 to turn the STUN responder off`);
+    console.error(`STUN_PORT: udp port in use (${errorMessage(error)}); set STUN_PORT to a free port, or 0 to turn the STUN responder off`);
     process.exit(2);
   }
   throw error;

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { CityIndex, buildIndexData, type CityIndexData } from './city-index.ts';
 import { defaultCityFiles, readAlternateNames, readCityTable, type CityDataFiles } from './city-data.ts';
 import { CITY_INDEX_FILE, dataVersion, decodeIndex } from './index-file.ts';
+import { errorMessage as message } from '../../lib/error-message.ts';
 
 /** Reads the files and builds the index in this thread. Throws when the places cannot be read. */
 export function buildCityIndexData(files: CityDataFiles): { data: CityIndexData; problems: string[] } {
@@ -21,7 +22,7 @@ export function buildCityIndexData(files: CityDataFiles): { data: CityIndexData;
   try {
     alternates = readAlternateNames(files.alternates);
   } catch (error) {
-    problems.push(`alternate names unavailable (${error instanceof Error ? error.message : String(error)}); only each place's main name is searched`);
+    problems.push(`alternate names unavailable (${message(error)}); only each place's main name is searched`);
   }
   return { data: buildIndexData(table, alternates), problems };
 }
@@ -55,10 +56,6 @@ export interface LoadOptions {
   inThread?: boolean;
   /** Where problems go; the server logs them once. */
   warn?: (message: string) => void;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function buildInWorker(files: CityDataFiles): Promise<{ data: CityIndexData; problems: string[] }> {

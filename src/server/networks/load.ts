@@ -24,6 +24,7 @@ import { openPlaceReaders, type BuildInput } from './build-input.ts';
 import { dbipCityFiles } from '../lookup/sources.ts';
 import { collectGarbage } from '../utils/collect-garbage.ts';
 import { runChildTask } from '../utils/child-task.ts';
+import { errorMessage as message } from '../../lib/error-message.ts';
 
 /** The index as its routes see it. */
 export interface NetworkIndexHandle {
@@ -83,8 +84,6 @@ export interface NetworkLoadOptions {
 export function networkDataVersion(asnVersion: string, placesVersion: string): string {
   return `asn ${asnVersion}; dbip-city ${placesVersion}`;
 }
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The typed arrays' buffers, which postMessage can move instead of copy. */
 export function transferList(data: NetworkIndexData): ArrayBuffer[] {

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsStore, Batch, CorrectionRow, LookupRow } from './types.ts';
 import { backoffMs } from '../utils/backoff.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 export interface QueueOptions {
   /** Most rows held, written or not (default 10,000). */
@@ -138,7 +139,7 @@ export class RecordingQueue {
       this.lastError = null;
     }, (error: unknown) => {
       this.failures++;
-      this.lastError = error instanceof Error ? error.message : String(error);
+      this.lastError = errorMessage(error);
     }).finally(() => {
       this.writing = null;
       if (this.closed || this.flushing > 0) return;
