@@ -6,7 +6,7 @@
 import { atom } from 'nanostores';
 import { DEFAULT_PERIOD, type Dashboard, type Period } from '../lib/analytics.ts';
 import { isDashboard } from '../lib/answer-guards.ts';
-import { fetchJson, latestRequest } from './api-fetch.ts';
+import { fetchJson, latestWins } from './api-fetch.ts';
 
 export type AnalyticsState =
   | { status: 'idle'; period: Period }
@@ -16,12 +16,15 @@ export type AnalyticsState =
 
 export const $analytics = atom<AnalyticsState>({ status: 'idle', period: DEFAULT_PERIOD });
 
-const run = latestRequest($analytics);
+const requests = latestWins();
 
 /** Loads the dashboard of `period`; an older answer arriving late is ignored. */
-export function loadAnalytics(period: Period): Promise<void> {
-  return run({ status: 'loading', period }, () => fetchJson(`/api/analytics?period=${period}`, isDashboard, { cache: 'no-store' }),
-    (answer) => (answer.ok ? { status: 'loaded', period, data: answer.data } : { status: 'failed', period }));
+export async function loadAnalytics(period: Period): Promise<void> {
+  const current = requests.next();
+  $analytics.set({ status: 'loading', period });
+  const answer = await fetchJson(`/api/analytics?period=${period}`, isDashboard, { cache: 'no-store' });
+  if (!current()) return;
+  $analytics.set(answer.ok ? { status: 'loaded', period, data: answer.data } : { status: 'failed', period });
 }
 
 /** Whether the period had anything to show (lookups or corrections). */

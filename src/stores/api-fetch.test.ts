@@ -1,7 +1,6 @@
 /** latestWins, and a store that uses it, against a stand-in fetch whose answers arrive out of order. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { atom } from 'nanostores';
-import { latestRequest, latestWins } from './api-fetch.ts';
+import { latestWins } from './api-fetch.ts';
 
 afterEach(() => { vi.unstubAllGlobals(); });
 
@@ -22,55 +21,6 @@ describe('latestWins', () => {
     const ticket = a.next();
     b.next();
     expect(ticket()).toBe(true);
-  });
-});
-
-describe('latestRequest', () => {
-  /** A request the test answers when it likes. */
-  function deferred() {
-    let answer!: (value: string) => void;
-    const promise = new Promise<string>((resolve) => { answer = resolve; });
-    return { request: () => promise, answer };
-  }
-
-  it('shows the loading state at once, then what the answer settles to', async () => {
-    const $store = atom('idle');
-    const run = latestRequest($store);
-    const { request, answer } = deferred();
-    const done = run('loading', request, (text) => `done: ${text}`);
-    expect($store.get()).toBe('loading');
-    answer('a');
-    await done;
-    expect($store.get()).toBe('done: a');
-  });
-
-  it('drops an older answer that arrives after a newer run began, in either order', async () => {
-    const $store = atom('idle');
-    const run = latestRequest($store);
-    const first = deferred();
-    const second = deferred();
-    const one = run('loading 1', first.request, (text) => `done: ${text}`);
-    const two = run('loading 2', second.request, (text) => `done: ${text}`);
-    first.answer('old');
-    await one;
-    expect($store.get()).toBe('loading 2');
-    second.answer('new');
-    await two;
-    expect($store.get()).toBe('done: new');
-    const three = run('loading 3', () => Promise.resolve('newest'), (text) => `done: ${text}`);
-    await three;
-    expect($store.get()).toBe('done: newest');
-  });
-
-  it('keeps the runs of separate stores apart', async () => {
-    const $a = atom('idle');
-    const $b = atom('idle');
-    const slow = deferred();
-    const a = latestRequest($a)('loading', slow.request, (text) => text);
-    await latestRequest($b)('loading', () => Promise.resolve('b'), (text) => text);
-    slow.answer('a');
-    await a;
-    expect([$a.get(), $b.get()]).toEqual(['a', 'b']);
   });
 });
 

@@ -3,7 +3,6 @@
  * or a failure the island can word (the API's own message, the network, a malformed reply).
  * The checks are src/lib/answer-guards.ts's, which leave zod out of the page.
  */
-import type { WritableAtom } from 'nanostores';
 import { isApiError } from '../lib/answer-guards.ts';
 import type { Guard } from '../lib/guard.ts';
 
@@ -65,20 +64,5 @@ export function latestWins(): { next(): Ticket } {
       const id = ++latest;
       return () => id === latest;
     },
-  };
-}
-
-/**
- * The one-request-at-a-time store, on top of latestWins: `run(loading, request, settle)`
- * sets `loading`, waits for `request`, then sets what `settle` makes of its answer, unless a
- * newer run began meanwhile (the look-up, port check, bulk and analytics tools).
- */
-export function latestRequest<S>($store: WritableAtom<S>) {
-  const requests = latestWins();
-  return async <T>(loading: S, request: () => Promise<T>, settle: (answer: T) => S): Promise<void> => {
-    const current = requests.next();
-    $store.set(loading);
-    const answer = await request();
-    if (current()) $store.set(settle(answer));
   };
 }

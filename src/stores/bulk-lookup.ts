@@ -6,7 +6,7 @@
 import { atom, computed } from 'nanostores';
 import { parseBulkInput, type BulkResponse } from '../lib/bulk.ts';
 import { isBulkResponse } from '../lib/answer-guards.ts';
-import { fetchJson, fetchText, latestRequest, type ApiFailure, type ApiResult } from './api-fetch.ts';
+import { fetchJson, fetchText, latestWins, type ApiFailure, type ApiResult } from './api-fetch.ts';
 
 export type BulkLookupState =
   | { status: 'idle' }
@@ -18,7 +18,7 @@ export const $bulkText = atom('');
 export const $bulkInput = computed($bulkText, parseBulkInput);
 export const $bulkLookup = atom<BulkLookupState>({ status: 'idle' });
 
-const run = latestRequest($bulkLookup);
+const requests = latestWins();
 
 function post(ips: string[], format?: 'csv'): RequestInit & { url: string } {
   return {
@@ -33,9 +33,12 @@ function post(ips: string[], format?: 'csv'): RequestInit & { url: string } {
 export async function runBulkLookup(): Promise<void> {
   const { ips, tooMany } = $bulkInput.get();
   if (ips.length === 0 || tooMany) return;
+  const current = requests.next();
+  $bulkLookup.set({ status: 'loading' });
   const { url, ...init } = post(ips);
-  await run({ status: 'loading' }, () => fetchJson(url, isBulkResponse, init),
-    (answer) => (answer.ok ? { status: 'done', ips, response: answer.data } : { status: 'failed', failure: answer.failure }));
+  const answer = await fetchJson(url, isBulkResponse, init);
+  if (!current()) return;
+  $bulkLookup.set(answer.ok ? { status: 'done', ips, response: answer.data } : { status: 'failed', failure: answer.failure });
 }
 
 /** The CSV of the last finished lookup's addresses, from POST /api/lookup/bulk?format=csv. */

@@ -5,7 +5,7 @@
 import { atom } from 'nanostores';
 import type { LookupResponse } from '../lib/record.ts';
 import { isLookupResponse } from '../lib/answer-guards.ts';
-import { fetchJson, latestRequest, type ApiFailure } from './api-fetch.ts';
+import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 
 export type IpLookupState =
   | { status: 'idle' }
@@ -15,12 +15,16 @@ export type IpLookupState =
 
 export const $ipLookup = atom<IpLookupState>({ status: 'idle' });
 
-const run = latestRequest($ipLookup);
+const requests = latestWins();
 
 /** Looks up `query` through GET /api/lookup/{ip}; the API judges whether it is an address. */
-export function lookupIp(query: string): Promise<void> {
+export async function lookupIp(query: string): Promise<void> {
+  const current = requests.next();
   const ip = query.trim();
-  return run({ status: 'loading', query: ip }, () => fetchJson(`/api/lookup/${encodeURIComponent(ip)}`, isLookupResponse), (answer) => (answer.ok
+  $ipLookup.set({ status: 'loading', query: ip });
+  const answer = await fetchJson(`/api/lookup/${encodeURIComponent(ip)}`, isLookupResponse);
+  if (!current()) return;
+  $ipLookup.set(answer.ok
     ? { status: 'done', query: ip, result: answer.data }
-    : { status: 'failed', query: ip, failure: answer.failure }));
+    : { status: 'failed', query: ip, failure: answer.failure });
 }

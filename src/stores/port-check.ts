@@ -5,7 +5,7 @@
 import { atom } from 'nanostores';
 import type { PortCheck } from '../lib/record.ts';
 import { isPortCheck } from '../lib/answer-guards.ts';
-import { fetchJson, latestRequest, type ApiFailure } from './api-fetch.ts';
+import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 
 export type PortCheckState =
   | { status: 'idle' }
@@ -15,11 +15,14 @@ export type PortCheckState =
 
 export const $portCheck = atom<PortCheckState>({ status: 'idle' });
 
-const run = latestRequest($portCheck);
+const checks = latestWins();
 
 /** Asks GET /port/{n} whether `port` of the visitor's own address is reachable; the server judges the port. */
-export function checkPort(port: string): Promise<void> {
+export async function checkPort(port: string): Promise<void> {
+  const current = checks.next();
   const asked = port.trim();
-  return run({ status: 'checking', port: asked }, () => fetchJson(`/port/${encodeURIComponent(asked)}`, isPortCheck, { cache: 'no-store' }),
-    (answer) => (answer.ok ? { status: 'done', result: answer.data } : { status: 'failed', port: asked, failure: answer.failure }));
+  $portCheck.set({ status: 'checking', port: asked });
+  const answer = await fetchJson(`/port/${encodeURIComponent(asked)}`, isPortCheck, { cache: 'no-store' });
+  if (!current()) return;
+  $portCheck.set(answer.ok ? { status: 'done', result: answer.data } : { status: 'failed', port: asked, failure: answer.failure });
 }
