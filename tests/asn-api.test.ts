@@ -65,16 +65,29 @@ describe('GET /api/asn/{n}', () => {
     expect(NetworkRecordSchema.parse(await (await get('/api/asn/as20473')).json()).network_type).toBe('datacenter');
   });
 
-  it("gives every prefix as CSV with ?format=csv", async () => {
-    const res = await get('/api/asn/15169?format=csv');
+  it.each<[string, string, Record<string, string>]>([
+    ['?format=csv', '/api/asn/15169?format=csv', {}],
+    ['Accept: text/csv, as the bulk lookup takes it', '/api/asn/15169', { accept: 'text/csv' }],
+  ])("gives every prefix as CSV (RFC 4180, CRLF) with %s", async (_, p, headers) => {
+    const res = await get(p, headers);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="AS15169-prefixes.csv"');
-    const lines = (await res.text()).trim().split('\n');
+    expect(res.headers.get('vary')).toBe('accept');
+    const body = await res.text();
+    expect(body.endsWith('\r\n')).toBe(true);
+    const lines = body.slice(0, -2).split('\r\n');
     expect(lines[0]).toBe('prefix,ip_version');
     expect(lines).toContain('8.8.8.0/24,4');
+    expect(lines.some((line) => /^2001:4860:[0-9a-f:]*\/\d+,6$/.test(line))).toBe(true);
     const record = NetworkRecordSchema.parse(await (await get('/api/asn/15169')).json());
     expect(lines).toHaveLength(1 + record.ipv4.prefixes + record.ipv6.prefixes);
+  });
+
+  it('answers JSON without a CSV ask, and says it varies by Accept', async () => {
+    const res = await get('/api/asn/15169', { accept: 'application/json' });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('vary')).toBe('accept');
   });
 
   it.each<[string, number, string]>([

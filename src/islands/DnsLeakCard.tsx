@@ -10,6 +10,7 @@ import type { DnsResolver } from '../lib/dns-leak-record.ts';
 import { fillTemplate } from '../lib/fill-template.ts';
 import { $dnsLeak, startDnsLeakTest, type DnsLeakFailure, type DnsLeakState } from '../stores/dns-leak.ts';
 import { DNS_LEAK_TEXT, type DnsLeakText } from './dns-leak-text.ts';
+import ScrollTable from './ScrollTable.tsx';
 import './tools.css';
 import './dns-leak.css';
 
@@ -37,26 +38,18 @@ function ResolverTable({ resolvers, text }: { resolvers: DnsResolver[]; text: Dn
   const { columns, unknown } = text;
   const headers = [columns.address, columns.network, columns.asn, columns.place, columns.transport, columns.ecs];
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="dns-leak-caption">
-      <table className="bulk-results dns-resolvers">
-        <caption id="dns-leak-caption">{text.caption}</caption>
-        <thead>
-          <tr>{headers.map((h) => <th key={h} scope="col">{h}</th>)}</tr>
-        </thead>
-        <tbody>
-          {resolvers.map((r) => (
-            <tr key={r.ip}>
-              <th scope="row">{r.ip}</th>
-              <td>{r.operator ?? r.as_name ?? unknown}</td>
-              <td>{r.asn === null ? unknown : <a href={networkPath(r.asn)}>AS{r.asn}</a>}</td>
-              <td>{[r.city, r.country_name ?? r.country].filter(Boolean).join(', ') || unknown}</td>
-              <td>{r.transports.map((t) => t.toUpperCase()).join(', ')}</td>
-              <td>{r.ecs ?? text.noEcs}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable className="bulk-results dns-resolvers" captionId="dns-leak-caption" caption={text.caption} headers={headers}>
+      {resolvers.map((r) => (
+        <tr key={r.ip}>
+          <th scope="row">{r.ip}</th>
+          <td>{r.operator ?? r.as_name ?? unknown}</td>
+          <td>{r.asn === null ? unknown : <a href={networkPath(r.asn)}>AS{r.asn}</a>}</td>
+          <td>{[r.city, r.country_name ?? r.country].filter(Boolean).join(', ') || unknown}</td>
+          <td>{r.transports.map((t) => t.toUpperCase()).join(', ')}</td>
+          <td>{r.ecs ?? text.noEcs}</td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvDocument, csvRow } from './csv.ts';
+import { asksForCsv, csvCell, csvDocument, csvRow } from './csv.ts';
 
 describe('csvCell', () => {
   it.each<[string, unknown, string]>([
@@ -39,5 +39,25 @@ describe('csvRow and csvDocument', () => {
     expect(csvRow(['8.8.8.8', -122.0775, '=x', null])).toBe("8.8.8.8,-122.0775,'=x,");
     expect(csvDocument([['ip', 'longitude'], ['8.8.8.8', -122.0775]])).toBe('ip,longitude\r\n8.8.8.8,-122.0775\r\n');
     expect(csvDocument([])).toBe('');
+  });
+});
+
+describe('asksForCsv', () => {
+  it.each<[string | null, string | null, boolean]>([
+    ['csv', null, true],
+    ['csv', 'application/json', true],
+    [null, 'text/csv', true],
+    [null, 'application/json, text/csv;q=0.5', true],
+    ['json', 'text/csv', true],
+    [null, null, false],
+    ['json', null, false],
+    ['CSV', null, false],
+    ['csvx', null, false],
+    [null, 'application/json', false],
+    [null, 'text/csvx', false],
+    [null, 'xtext/csv', false],
+    [null, '*/*', false],
+  ])('format %s, Accept %s: %s', (format, accept, expected) => {
+    expect(asksForCsv(format, accept)).toBe(expected);
   });
 });

@@ -9,6 +9,7 @@ import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
 import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE, sourceUrls } from './data-update/list-sources.ts';
 import { parseResolvers } from './dns/resolvers.ts';
+import { errorMessage } from '../lib/error-message.ts';
 
 export interface Config {
   host: string;
@@ -106,7 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     trustProxy = parseTrustProxy(env.TRUST_PROXY, env.TRUST_PROXY_HEADER || undefined);
   } catch (error) {
-    throw new ConfigError((error as Error).message);
+    throw new ConfigError(errorMessage(error));
   }
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -142,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     dnsServers = parseResolvers(env.DNS_RESOLVERS);
   } catch (error) {
-    throw new ConfigError((error as Error).message);
+    throw new ConfigError(errorMessage(error));
   }
   const portCheckPrivate = (env.PORT_CHECK_PRIVATE || 'off').toLowerCase();
   if (portCheckPrivate !== 'on' && portCheckPrivate !== 'off') throw new ConfigError(`PORT_CHECK_PRIVATE="${env.PORT_CHECK_PRIVATE}" must be on or off`);

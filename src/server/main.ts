@@ -14,7 +14,9 @@ import { createAppServer } from './server.ts';
 import { startStunServer, type StunServer } from './udp/stun.ts';
 import { serveClusterNotes } from './dns/notes-shared.ts';
 import { Refresher } from './data-update/refresher.ts';
+import { backoffMs } from './utils/backoff.ts';
 import type { PrivacyFlag } from '../lib/privacy.ts';
+import { errorMessage } from '../lib/error-message.ts';
 
 const DIST = path.resolve(process.env.DIST_DIR || 'dist');
 /** How long idle keep-alive sockets may still send a request after SIGTERM. */
@@ -102,7 +104,7 @@ function startPrimary(config: Config): void {
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
       failedStarts = served.has(worker) ? 0 : failedStarts + 1;
-      const wait = failedStarts === 0 ? 0 : Math.min(60_000, 1000 * 2 ** (failedStarts - 1));
+      const wait = backoffMs(failedStarts, 1000, 60_000);
       console.error(`worker ${worker.process.pid} died (${signal ?? `exit code ${code}`}); starting another${wait ? ` in ${wait / 1000} s` : ''}`);
       setTimeout(() => { if (!stopping) cluster.fork(); }, wait);
       return;
@@ -135,7 +137,7 @@ try {
   }
   // The STUN port taken by another program: say which setting moves or disables it.
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && (error as NodeJS.ErrnoException).syscall === 'bind') {
-    console.error(`STUN_PORT: udp port in use (${(error as Error).message}); set STUN_PORT to a free port, or 0 to turn the STUN responder off`);
+    console.error(`STUN_PORT: udp port in use (${errorMessage(error)}); set STUN_PORT to a free port, or 0 to turn the STUN responder off`);
     process.exit(2);
   }
   throw error;

@@ -9,6 +9,7 @@ import type { LookupRequest, LookupResponse } from '../lib/record.ts';
 import { isLookupResponse } from '../lib/answer-guards.ts';
 import { fetchJson, latestWins, type ApiFailure } from './api-fetch.ts';
 import { roundTripMs } from '../lib/round-trip.ts';
+import { errorMessage } from '../lib/error-message.ts';
 
 export type LookupStatus = 'idle' | 'loading' | 'loaded' | 'error';
 
@@ -85,7 +86,7 @@ async function run(method: 'GET' | 'POST', background: boolean): Promise<void> {
   } catch (error) {
     // A quiet update that fails changes nothing: the WebRTC probe's failure is silent.
     if (!current() || background) return;
-    $lookup.set({ ...$lookup.get(), status: 'error', error: error instanceof Error ? error.message : String(error) });
+    $lookup.set({ ...$lookup.get(), status: 'error', error: errorMessage(error) });
   }
 }
 

@@ -1,14 +1,13 @@
 /** URL slugs for content: the city rule (name → `/ip-lookup/{slug}`) and its check. */
+import { foldLetters } from '../text-fold.ts';
 
 /**
- * The slug of a city page: the name lowercased, accents dropped, punctuation removed,
- * spaces turned to hyphens (`São Paulo` → `sao-paulo`, `St. Louis` → `st-louis`).
+ * The slug of a city page: the name's letters folded as the city search folds them
+ * (lib/text-fold.ts: `São Paulo` → `sao-paulo`, `Łódź` → `lodz`, `Straße` → `strasse`),
+ * punctuation removed, spaces turned to hyphens (`St. Louis` → `st-louis`).
  */
 export function citySlug(name: string): string {
-  return name
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
+  return foldLetters(name)
     .replace(/[^a-z0-9\s-]/g, '')
     .trim()
     .replace(/[\s-]+/g, '-');

@@ -11,6 +11,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { errorMessage } from '../../lib/error-message.ts';
+import { ChildTaskError } from '../utils/child-task.ts';
 import { collectGarbage } from '../utils/collect-garbage.ts';
 
 /** A built index as its routes see it. */
@@ -76,7 +78,7 @@ export interface IndexSource<I, A extends unknown[]> {
 }
 
 /** What a child said when it failed (child-task.ts), else the error's message. */
-const reason = (error: unknown) => (error instanceof Error ? ((error as { reason?: string }).reason ?? error.message) : String(error));
+const reason = (error: unknown) => (error instanceof ChildTaskError && error.reason) || errorMessage(error);
 
 let builds = 0;
 

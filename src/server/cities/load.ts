@@ -13,6 +13,7 @@ import { runChildTask } from '../utils/child-task.ts';
 import { CityIndex, buildIndexData, type CityIndexData } from './city-index.ts';
 import { defaultCityFiles, readAlternateNames, readCityTable, type CityDataFiles } from './city-data.ts';
 import { CITY_INDEX_FILE, dataVersion, decodeIndex } from './index-file.ts';
+import { errorMessage as message } from '../../lib/error-message.ts';
 
 /** Reads the files and builds the index in this thread. Throws when the places cannot be read. */
 export function buildCityIndexData(files: CityDataFiles): { data: CityIndexData; problems: string[] } {
@@ -22,7 +23,7 @@ export function buildCityIndexData(files: CityDataFiles): { data: CityIndexData;
   try {
     alternates = readAlternateNames(files.alternates);
   } catch (error) {
-    problems.push(`alternate names unavailable (${error instanceof Error ? error.message : String(error)}); only each place's main name is searched`);
+    problems.push(`alternate names unavailable (${message(error)}); only each place's main name is searched`);
   }
   return { data: buildIndexData(table, alternates), problems };
 }

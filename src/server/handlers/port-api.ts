@@ -12,6 +12,7 @@
  * another site's page must not learn which ports its visitors have open, nor probe them.
  */
 import { nat64Embedded, reservedKind, type ParsedIp, type ReservedKind } from '../../lib/ip-address.ts';
+import { clientKey } from '../../lib/client-key.ts';
 import { json, jsonError, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
 import { tcpProbe } from '../net/tcp-probe.ts';
 
@@ -49,9 +50,6 @@ export function uncheckableKind(ip: ParsedIp): ReservedKind | undefined {
 /** Whether the caller asked for plain text (`Accept: text/plain` first): only then `yes`/`no`. */
 const asksPlainText = (req: AppRequest): boolean => /^text\/plain\b/i.test((req.headers.get('accept') ?? '').trim());
 
-/** A client as the rate limit counts one: an IPv4 address or an IPv6 /64. */
-const clientKey = (req: AppRequest): string =>
-  req.clientAddress?.version === 6 ? (req.clientAddress.value >> 64n).toString(16) : req.clientIp;
 
 /** Creates the `/port/{n}` handler. */
 export function createPortCheck({ allowPrivate, probe = tcpProbe }: PortCheckOptions): Handler {
@@ -72,7 +70,7 @@ export function createPortCheck({ allowPrivate, probe = tcpProbe }: PortCheckOpt
     if (uncheckableKind(address) && !allowPrivate) {
       return jsonError(403, 'private_caller', `Your address (${req.clientIp}) is not a public one: the server cannot reach it from outside.`);
     }
-    const key = clientKey(req);
+    const key = clientKey(address);
     const running = inFlight.get(key) ?? 0;
     if (running >= MAX_CHECKS_IN_FLIGHT) {
       return jsonError(429, 'too_many_checks', `At most ${MAX_CHECKS_IN_FLIGHT} port checks at once: wait for one to finish.`, { 'retry-after': '2' });

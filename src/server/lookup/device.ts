@@ -3,12 +3,13 @@
  * Client Hints (Sec-CH-UA, -Mobile, -Platform), with bowser and isbot. Hints win where
  * they say more than the frozen, reduced User-Agent of Chromium browsers: the platform
  * and whether the device is mobile. Parsing takes tens of microseconds, so results are
- * kept per User-Agent + hints in a bounded LRU (a few hundred distinct strings cover
- * most traffic).
+ * kept per User-Agent + hints in a bounded map, oldest out first (a few hundred distinct
+ * strings cover most traffic).
  */
 import Bowser from 'bowser';
 import { isbot } from 'isbot';
 import type { DeviceInfo } from '../../lib/record.ts';
+import { BoundedMap } from '../utils/bounded-map.ts';
 
 type Headers = { get(name: string): string | null };
 type Browser = DeviceInfo['browser'];
@@ -18,8 +19,9 @@ const CACHE_MAX = 1000;
 const VARIANTS_MAX = 4;
 /** Parsed results for one User-Agent: one per set of hints seen with it. */
 interface Variant { brands: string; mobile: string; platform: string; info: DeviceInfo }
-// Keyed by User-Agent alone, so a lookup hashes one string and builds no key.
-const cache = new Map<string, Variant[]>();
+// Keyed by User-Agent alone, so a lookup hashes one string and builds no key; the oldest
+// User-Agent out first (a hit costs one Map lookup, no reordering).
+const cache = new BoundedMap<string, Variant[]>(CACHE_MAX);
 
 // bowser's names → the record's. Chromium-based browsers bowser names on their own
 // (Brave, Vivaldi, Samsung Internet...) are outside the record's list: 'Unknown'.
@@ -74,14 +76,10 @@ export function detectDevice(headers: Headers | undefined, fallbackUserAgent?: s
   const mobile = headers?.get('sec-ch-ua-mobile') ?? '';
   const platform = headers?.get('sec-ch-ua-platform') ?? '';
   let variants = cache.get(userAgent);
-  if (variants) {
-    // Refresh recency: a Map iterates in insertion order, so the first key is the oldest.
-    cache.delete(userAgent);
-  } else {
+  if (!variants) {
     variants = [];
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(userAgent, variants);
   }
-  cache.set(userAgent, variants);
   for (const v of variants) if (v.brands === brands && v.mobile === mobile && v.platform === platform) return v.info;
   const info = parse(userAgent, brands, mobile, platform);
   if (variants.unshift({ brands, mobile, platform, info }) > VARIANTS_MAX) variants.pop();

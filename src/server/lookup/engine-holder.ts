@@ -10,11 +10,12 @@
  * lists are the same object across swaps (they reload their own files). What is built from
  * the engine's data elsewhere (the network index) hears of each swap through `onSwap`.
  */
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import path from 'node:path';
 import { createEngine, type Engine } from './engine.ts';
 import { PACKAGES_STAMP, type SourceOptions } from './sources.ts';
 import { collectGarbage } from '../utils/collect-garbage.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { watchForChanges } from '../utils/watch-file.ts';
 
 /** What createEngine gives: the engine, its sources' states and its data for the network pages. */
 export type FullEngine = Awaited<ReturnType<typeof createEngine>>;
@@ -31,7 +32,7 @@ export class EngineHolder implements Engine {
   private seenMinute = -1;
   private generation = 0;
   private readonly log: (line: string) => void;
-  private watched: string | undefined;
+  private unwatch: (() => void) | undefined;
   private readonly swapListeners: Array<(next: FullEngine) => void> = [];
 
   constructor(engine: FullEngine, log: (line: string) => void = (line) => console.log(`lookup: ${line}`)) {
@@ -116,19 +117,18 @@ export class EngineHolder implements Engine {
   /** Polls the stamp file under DATA_DIR and reopens the databases whenever it changes. */
   watch(options: SourceOptions & { dataDir: string }, pollMs = STAMP_POLL_MS): this {
     const stamp = path.join(options.dataDir, 'ip-location-db', PACKAGES_STAMP);
-    this.watched = stamp;
     let opening = Promise.resolve();
-    watchFile(stamp, { interval: pollMs, persistent: false }, (now: Stats, before: Stats) => {
-      if (now.mtimeMs === before.mtimeMs || now.mtimeMs === 0) return;
+    this.unwatch = watchForChanges(stamp, pollMs, (now) => {
+      if (now.mtimeMs === 0) return;
       opening = opening.then(() => this.reopen(options)).catch((error: unknown) => {
-        this.log(`the newer databases could not be opened (${(error as Error).message}); answering from the ones loaded`);
+        this.log(`the newer databases could not be opened (${errorMessage(error)}); answering from the ones loaded`);
       });
     });
     return this;
   }
 
   close(): void {
-    if (this.watched) unwatchFile(this.watched);
+    this.unwatch?.();
     this.current.data.lists?.close();
   }
 }

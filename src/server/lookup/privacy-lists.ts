@@ -5,15 +5,16 @@
  * the files and every running process picks them up within the poll interval. Each list
  * is optional, as the other data sources are (sources.ts): a missing file leaves its
  * check unavailable (the record says so, src/lib/privacy.ts), and a file that appears
- * later is loaded then. Polling stat() rather than fs.watch: it survives the rename that
- * replaces a file, and costs one stat per list per interval.
+ * later is loaded then. Polled with stat() (utils/watch-file.ts): that survives the rename
+ * that replaces a file, and costs one stat per list per interval.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { ParsedIp } from '../../lib/ip-address.ts';
 import type { ListCheck, PrivacyFlag } from '../../lib/privacy.ts';
 import { RangeList } from './range-list.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { watchForChanges } from '../utils/watch-file.ts';
 
 /** A path per list. */
 export type ListPaths = Record<PrivacyFlag, string>;
@@ -108,7 +109,7 @@ export class PrivacyLists {
   private readonly loaded = new Map<PrivacyFlag, Loaded>();
   private readonly paths: ListPaths;
   private readonly log: (line: string) => void;
-  private readonly watched: string[] = [];
+  private readonly unwatch: Array<() => void> = [];
   /** Bumped every time a list is loaded, replaced or dropped. */
   generation = 0;
   private missedAnswer: Readonly<Partial<Record<PrivacyFlag, ListCheck>>> = {};
@@ -201,20 +202,18 @@ export class PrivacyLists {
 
   /** Stops watching the files. */
   close(): void {
-    for (const file of this.watched) unwatchFile(file);
-    this.watched.length = 0;
+    for (const stop of this.unwatch.splice(0)) stop();
   }
 
   private watch(kind: PrivacyFlag, pollMs: number): void {
     const file = this.paths[kind];
-    this.watched.push(file);
-    watchFile(file, { interval: pollMs, persistent: false }, (now: Stats, before: Stats) => {
+    this.unwatch.push(watchForChanges(file, pollMs, (now) => {
       // A file this process already read (the refresher here wrote it and asked for it at once) is not read twice;
       // its size counts, as a copy that keeps the time (`cp -p`) rewrites a file in place: same time, same inode.
       const loaded = this.loaded.get(kind);
       if (loaded && now.mtimeMs === loaded.mtimeMs && now.size === loaded.size && now.ino === loaded.ino) return;
-      if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) void this.reload(kind, false);
-    });
+      void this.reload(kind, false);
+    }));
   }
 
   /** Reads a list again; a missing file drops it, a read error keeps the one in memory. */
@@ -234,7 +233,7 @@ export class PrivacyLists {
           this.generation++;
           this.log(`${file} is gone: the ${kind} check is not available until it is back`);
         }
-      } else this.log(`${file} could not be read (${(error as Error).message}); keeping what was loaded`);
+      } else this.log(`${file} could not be read (${errorMessage(error)}); keeping what was loaded`);
       return;
     }
     const { list, skipped, firstSkipped } = RangeList.parse(text, { labelColumn: LABELLED.has(kind) });

@@ -13,6 +13,7 @@ import { AsnIndex, ASN_INDEX_FILE, asnSourceFiles } from './asn-index.ts';
 import { CitySource, openMmdb, sourceNameOf } from './city-source.ts';
 import { PrivacyLists, type ListPaths } from './privacy-lists.ts';
 import { runChildTask } from '../utils/child-task.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 export interface Sources {
   /** DB-IP City Lite. */
@@ -61,10 +62,6 @@ export function packageDir(dataDir: string, pkg: string): string {
   return path.join(dataDir, 'ip-location-db', pkg.split('/').at(-1)!);
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * A city source from one file per family, or one file for both (`v6Path` omitted).
  * Returns an Error when no file could be opened; one family alone is kept.
@@ -104,7 +101,7 @@ async function openBundled(name: string, pkg: string, dataDir: string | undefine
     console.warn(`lookup: ${name} under DATA_DIR does not open whole; reading the installed package instead`);
     return await openBundled(name, pkg, undefined);
   } catch (error) {
-    return new Error(message(error));
+    return new Error(errorMessage(error));
   }
 }
 
@@ -150,7 +147,7 @@ async function loadIfVersion(file: string, version: string | undefined): Promise
  */
 export async function openAsnIndex(distDir: string, file?: string, dataDir?: string): Promise<AsnIndex | Error> {
   if (file) {
-    const index = await readFile(file).then((bytes) => AsnIndex.load(bytes), (error: unknown) => new Error(message(error)));
+    const index = await readFile(file).then((bytes) => AsnIndex.load(bytes), (error: unknown) => new Error(errorMessage(error)));
     return index ?? new Error(`${file} is not a complete ASN index`);
   }
   const freshDir = dataDir && packageDir(dataDir, 'asn');
@@ -169,7 +166,7 @@ export async function openAsnIndex(distDir: string, file?: string, dataDir?: str
     if (!dataDir) await rm(compiled, { force: true });
     return index ?? new Error('the ASN index compiled from its CSV does not load');
   } catch (error) {
-    return new Error(message(error));
+    return new Error(errorMessage(error));
   }
 }
 

@@ -13,6 +13,7 @@
  * A store that cannot answer lets requests through without the headers (fail open).
  */
 import { reservedKind } from '../../lib/ip-address.ts';
+import { clientKey, networkKey } from '../../lib/client-key.ts';
 import { EXPOSE_HEADERS, firstAnswer, jsonError, mapAnswer, text, type AppRequest, type Handler } from '../http/handler.ts';
 import type { PageVerdict, RouteLimit, RouteLimits } from '../http/route-table.ts';
 import { andThen, type MaybePromise } from '../utils/maybe-promise.ts';
@@ -83,14 +84,15 @@ function createLimit(perMinute: number, store: RateLimitStore, scope: string): (
     const address = req.clientAddress;
     if (!address || reservedKind(address)) return undefined;
     if (address.version === 4) {
+      // clientKey(address), already printed
       return andThen(store.hit(scope + req.clientIp, perMinute), (v) => answerOf(countOf(v, perMinute, false), undefined));
     }
-    // The /64 as 16 hex digits, its /48 as their first 12: apart by their length (an IPv4
-    // key has dots), with one BigInt printed, and no suffix to join (a string joined to
-    // another is flattened again when the store hashes it: about 200 ns a request).
-    const hex = (address.value >> 64n).toString(16).padStart(16, '0');
+    // The /64 as 16 hex digits, its /48 as their first 12 (lib/client-key.ts): apart by their
+    // length (an IPv4 key has dots), with one BigInt printed, and no suffix to join (a string
+    // joined to another is flattened again when the store hashes it: about 200 ns a request).
+    const hex = clientKey(address);
     const own = store.hit(scope + hex, perMinute);
-    const network = store.hit(scope + hex.slice(0, 12), networkLimit);
+    const network = store.hit(scope + networkKey(hex), networkLimit);
     if (own instanceof Promise || network instanceof Promise) {
       return Promise.all([own, network]).then(([o, n]) => answerOf(countOf(o, perMinute, false), countOf(n, networkLimit, true)));
     }

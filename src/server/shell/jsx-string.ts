@@ -1,8 +1,9 @@
 /**
  * A JSX runtime that renders straight to an HTML string, byte for byte as React's server
  * renderer does for the markup our lookup islands use (src/server/shell/islands.ts): the
- * prebuilt `/` shell renders those islands per visitor through it in microseconds, where
- * react-dom/server took a millisecond. It is a server-only stand-in: build-islands.mjs
+ * prebuilt `/` shell renders those islands per visitor through it, the five in about 90 µs
+ * where react-dom/server's production build takes about 200 µs (`npm run bench:jsx-string`,
+ * docs/benchmarks.md). It is a server-only stand-in: build-islands.mjs
  * bundles the islands with `react` and `react/jsx-runtime` pointed here, so the islands'
  * own code (hooks, helpers, texts) runs unchanged, as on the server's first render: state
  * at its initial value, effects not run. It exports only what those islands use: a new

@@ -17,6 +17,7 @@
  * zstd: `zstdPages` is then false, and every browser gets gzip.
  */
 import zlib, { constants, crc32, gunzipSync, gzipSync } from 'node:zlib';
+import { errorMessage } from '../../lib/error-message.ts';
 
 /** The parts of node's zlib stream that a kept compressor drives (node:zlib's own processChunkSync uses the same). */
 interface ZlibInternals { _handle: { writeSync(flush: number, input: Buffer, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number): void } | null; _writeState: Uint32Array }
@@ -62,7 +63,7 @@ class KeptCompressor {
       const [one, two] = [this.#kept(probe), this.#kept(probe)];
       if (!coding.decode(one).equals(probe) || !coding.decode(two).equals(probe)) this.#stream = undefined;
     } catch (error) {
-      why = (error as Error).message;
+      why = errorMessage(error);
       this.#stream = undefined;
     }
     if (!this.#stream && !fallbackSaid.has(coding.name)) {

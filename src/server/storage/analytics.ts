@@ -24,6 +24,7 @@ import { dayOf } from './plan.ts';
 import { LOOKUP_PROOF_MS } from './queries.ts';
 import { RecordingQueue, type QueueOptions, type QueueState } from './queue.ts';
 import type { AccuracyFigures, AnalyticsStore, Batch, CorrectionCheck, PeriodFigures, StoredLookup } from './types.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 export interface AnalyticsConfig {
   /** false: nothing is recorded and the dashboard is not served. */
@@ -122,7 +123,7 @@ class OutageLog {
   failed(error: unknown): void {
     if (this.since) return;
     this.since = Date.now();
-    console.error(`analytics: the ${this.kind} store fails (${oneLine(error instanceof Error ? error.message : error)}); rows wait in memory (at most ${this.limit}) and are retried`);
+    console.error(`analytics: the ${this.kind} store fails (${oneLine(errorMessage(error))}); rows wait in memory (at most ${this.limit}) and are retried`);
   }
 
   succeeded(): void {
@@ -264,7 +265,7 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
   let retry: NodeJS.Timeout | undefined;
   const purge = () => {
     store.get().then((s) => s.purge(Date.now() - retentionMs)).catch((error: unknown) => {
-      console.error(`analytics: the retention job failed (${(error as Error).message}); it runs again in ${PURGE_RETRY_MS / 60_000} minutes`);
+      console.error(`analytics: the retention job failed (${errorMessage(error)}); it runs again in ${PURGE_RETRY_MS / 60_000} minutes`);
       retry ??= setTimeout(() => { retry = undefined; purge(); }, PURGE_RETRY_MS);
       retry.unref();
     });

@@ -7,6 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AnalyticsStore, Batch, CorrectionRow, LookupRow } from './types.ts';
+import { backoffMs } from '../utils/backoff.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 export interface QueueOptions {
   /** Most rows held, written or not (default 10,000). */
@@ -137,11 +139,11 @@ export class RecordingQueue {
       this.lastError = null;
     }, (error: unknown) => {
       this.failures++;
-      this.lastError = error instanceof Error ? error.message : String(error);
+      this.lastError = errorMessage(error);
     }).finally(() => {
       this.writing = null;
       if (this.closed || this.flushing > 0) return;
-      if (this.failures > 0) this.schedule(Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (this.failures - 1)));
+      if (this.failures > 0) this.schedule(backoffMs(this.failures, this.backoffMs, this.maxBackoffMs));
       else if (this.lookups.length + this.corrections.length >= this.batchSize) this.schedule(0);
       else if (this.lookups.length + this.corrections.length > 0) this.schedule(this.intervalMs);
     });
@@ -160,7 +162,7 @@ export class RecordingQueue {
         const failuresBefore = this.failures;
         await this.writeNext();
         if (this.failures > failuresBefore) {
-          await this.clock.sleep(Math.min(this.backoffMs * 2 ** (this.failures - 1), this.maxBackoffMs, Math.max(0, deadline - this.clock.now())));
+          await this.clock.sleep(Math.min(backoffMs(this.failures, this.backoffMs, this.maxBackoffMs), Math.max(0, deadline - this.clock.now())));
         }
       }
     } finally {

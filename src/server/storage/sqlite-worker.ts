@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteAnalytics } from './sqlite-db.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 export type SqliteRequest = { id: number; op: 'write' | 'figures' | 'latest' | 'check' | 'purge' | 'close'; args: unknown[] };
 export type SqliteAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
@@ -15,7 +16,7 @@ try {
   db = new SqliteAnalytics((workerData as { file: string }).file);
   port.postMessage({ id: 0, ok: true, value: null } satisfies SqliteAnswer);
 } catch (error) {
-  port.postMessage({ id: 0, ok: false, error: (error as Error).message } satisfies SqliteAnswer);
+  port.postMessage({ id: 0, ok: false, error: errorMessage(error) } satisfies SqliteAnswer);
   process.exit(1);
 }
 
@@ -31,6 +32,6 @@ port.on('message', async ({ id, op, args }: SqliteRequest) => {
     };
     port.postMessage({ id, ok: true, value: await ops[op]() } satisfies SqliteAnswer);
   } catch (error) {
-    port.postMessage({ id, ok: false, error: (error as Error).message } satisfies SqliteAnswer);
+    port.postMessage({ id, ok: false, error: errorMessage(error) } satisfies SqliteAnswer);
   }
 });

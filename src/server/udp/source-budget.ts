@@ -11,6 +11,7 @@
  * `maxSources` packets sent, which is no flood.
  */
 import { parseIp } from '../../lib/ip-address.ts';
+import { clientKey } from '../../lib/client-key.ts';
 import { OldestFirst } from '../utils/bounded-map.ts';
 
 export interface BudgetOptions {
@@ -24,11 +25,10 @@ export interface BudgetOptions {
   now?: () => number;
 }
 
-/** The bucket a source address counts against: the IPv4 address (also when IPv4-mapped), or the IPv6 /64. */
+/** The bucket a source address counts against: its `clientKey` (an IPv4 address, also when IPv4-mapped, or an IPv6 /64). */
 export function sourceKey(address: string): string {
   const parsed = parseIp(address.split('%')[0]!);
-  if (!parsed) return address;
-  return parsed.version === 4 ? String(parsed.value) : `${(parsed.value >> 64n).toString(16)}/64`;
+  return parsed ? clientKey(parsed) : address;
 }
 
 /** Packet budgets per source, in bounded memory. */

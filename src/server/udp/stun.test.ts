@@ -4,6 +4,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindingRequest, parseMessage, xorMappedAddress } from '../../../tests/support/stun-client.ts';
+import { parseIp } from '../../lib/ip-address.ts';
 import { startStunServer, STUN_BUDGET, stunAnswer, type StunServer } from './stun.ts';
 
 let v4: StunServer;
@@ -79,6 +80,78 @@ describe('Binding over UDP', () => {
     expect(answer.transactionId).toEqual(request.subarray(8, 20));
     expect(answer.attributes.map((a) => a.type)).toEqual(types);
     expect([...answer.attributes[0]!.value]).toEqual([0, 0, 4, 20]);
+  });
+});
+
+// RFC 5769's test vectors, byte for byte (section 2.1 the sample request, 2.2 and 2.3 the
+// IPv4 and IPv6 responses to it). The responder builds no SOFTWARE and no MESSAGE-INTEGRITY
+// (it asks no credentials), so its answer is checked against the vectors' XOR-MAPPED-ADDRESS
+// and against their FINGERPRINT rule; the request's FINGERPRINT is checked, its
+// MESSAGE-INTEGRITY ignored.
+const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
+const RFC5769 = {
+  transactionId: hex('b7e7a701 bc34d686 fa87dfae'),
+  request: hex(`
+    00010058 2112a442 b7e7a701 bc34d686 fa87dfae
+    80220010 5354554e 20746573 7420636c 69656e74
+    00240004 6e0001ff
+    80290008 932ff9b1 51263b36
+    00060009 6576746a 3a683676 59202020
+    00080014 9aeaa70c bfd8cb56 781ef2b5 b2d3f249 c1b571a2
+    80280004 e57a3bcf`),
+  ipv4Response: hex(`
+    0101003c 2112a442 b7e7a701 bc34d686 fa87dfae
+    8022000b 74657374 20766563 746f7220
+    00200008 0001a147 e112a643
+    00080014 2b91f599 fd9e90c3 8c7489f9 2af9ba53 f06be7d7
+    80280004 c07d4c96`),
+  ipv6Response: hex(`
+    01010048 2112a442 b7e7a701 bc34d686 fa87dfae
+    8022000b 74657374 20766563 746f7220
+    00200014 0002a147 0113a9fa a5d3f179 bc25f4b5 bed2b9d9
+    00080014 a382954e 4be67bf1 1784c97c 8292c275 bfe3ed41
+    80280004 c8fb0b4c`),
+};
+/** A message's FINGERPRINT as RFC 8489 section 14.7 computes it (CRC-32 of all before it, XOR 0x5354554e). */
+const fingerprintOf = (message: Buffer) => (crc32(message.subarray(0, message.length - 8)) ^ 0x5354554e) >>> 0;
+const attributeOf = (message: Buffer, type: number) => parseMessage(message).attributes.find((a) => a.type === type);
+
+describe('RFC 5769 test vectors', () => {
+  it.each<[string, Buffer]>([
+    ['the sample request (2.1)', RFC5769.request],
+    ['the IPv4 response (2.2)', RFC5769.ipv4Response],
+    ['the IPv6 response (2.3)', RFC5769.ipv6Response],
+  ])('%s ends with the FINGERPRINT this test computes, so the rule is the RFC\'s', (_, message) => {
+    expect(message.readUInt32BE(message.length - 4)).toBe(fingerprintOf(message));
+  });
+
+  it.each<[string, Buffer, string, { family: 4 | 6; address: string; port: number }]>([
+    ['2.2', RFC5769.ipv4Response, '192.0.2.1', { family: 4, address: '192.0.2.1', port: 32853 }],
+    ['2.3', RFC5769.ipv6Response, '2001:db8:1234:5678:11:2233:4455:6677', { family: 6, address: '2001:db8:1234:5678:11:2233:4455:6677', port: 32853 }],
+  ])('answers the sample request from the address of %s with the vector\'s XOR-MAPPED-ADDRESS, byte for byte', (_, response, address, mapped) => {
+    const answer = stunAnswer(RFC5769.request, address, 32853)!;
+    const message = parseMessage(answer);
+    expect(message.type).toBe(0x0101);
+    expect(message.transactionId).toEqual(RFC5769.transactionId);
+    expect(attributeOf(answer, 0x0020)!.value).toEqual(attributeOf(response, 0x0020)!.value);
+    // Decoded, the vector's attribute names the RFC's address and port.
+    const decoded = xorMappedAddress(parseMessage(response));
+    expect({ ...decoded, address: parseIp(decoded.address) }).toEqual({ ...mapped, address: parseIp(mapped.address) });
+    expect(xorMappedAddress(message)).toEqual(decoded);
+    // The request carried a FINGERPRINT, so the answer ends with one, by the vectors' rule.
+    expect(message.attributes.map((a) => a.type)).toEqual([0x0020, 0x8028]);
+    expect(answer.readUInt32BE(answer.length - 4)).toBe(fingerprintOf(answer));
+  });
+
+  it('drops the sample request once its FINGERPRINT no longer matches, and answers it whatever its MESSAGE-INTEGRITY says', () => {
+    const badFingerprint = Buffer.from(RFC5769.request);
+    badFingerprint[badFingerprint.length - 1]! ^= 1;
+    expect(stunAnswer(badFingerprint, '192.0.2.1', 32853)).toBeUndefined();
+    // The integrity's last byte changed and the FINGERPRINT computed again: only MESSAGE-INTEGRITY is wrong now.
+    const badIntegrity = Buffer.from(RFC5769.request);
+    badIntegrity[badIntegrity.length - 9]! ^= 1;
+    badIntegrity.writeUInt32BE(fingerprintOf(badIntegrity), badIntegrity.length - 4);
+    expect(parseMessage(stunAnswer(badIntegrity, '192.0.2.1', 32853)!).type).toBe(0x0101);
   });
 });
 

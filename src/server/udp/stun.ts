@@ -13,7 +13,8 @@
  * (`STUN_BUDGET` below, udp/source-budget.ts). Nothing is answered to a source port under
  * 1024 (`STUN_MIN_SOURCE_PORT`): those are services' ports, where a spoofed request would
  * aim the answer at echo, chargen or NTP; a STUN client sends from an ephemeral port. The message loop (udp/responder.ts) applies
- * it, and keeps a bad packet or a failed send from ending the process.
+ * it, and keeps a bad packet or a failed send from ending the process. Checked against RFC 5769's
+ * test vectors (its sample request, and the XOR-MAPPED-ADDRESS and FINGERPRINT of its responses).
  *
  * A Binding request with an attribute we must understand but do not gets a bare 420: its
  * ERROR-CODE without a reason text and without the UNKNOWN-ATTRIBUTES list the RFC asks

@@ -32,7 +32,7 @@ export class OldestFirst<K, V> extends Map<K, V> {
 /**
  * A Map that keeps at most `limit` entries and drops the oldest first (a `limit` of 0 keeps
  * none); setting a key it holds changes the value, not the key's place (decoded city
- * records, the bot memo of the analytics, and SecondHitMemo below).
+ * records, the bot memo of the analytics, the parsed User-Agents, and SecondHitMemo below).
  */
 export class BoundedMap<K, V> {
   readonly #entries = new OldestFirst<K, V>();

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '../../lib/error-message.ts';
 
 /** Past this the child is killed and its work counts as failed, ms. */
 const TASK_TIMEOUT_MS = 180_000;
@@ -63,7 +64,7 @@ export async function childTask(work: () => Promise<void> | void): Promise<void>
   try {
     await work();
   } catch (error) {
-    process.stderr.write(error instanceof Error ? error.message : String(error));
+    process.stderr.write(errorMessage(error));
     process.exitCode = 1;
   }
 }
