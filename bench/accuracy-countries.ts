@@ -13,10 +13,10 @@ import { halfOf, loadGroundTruth, observe, type Half, type Observation } from '.
 import { shownPlace } from './accuracy/fit.ts';
 import { PREFERRED_SOURCE } from '../src/lib/accuracy-model.ts';
 import { parseIp } from '../src/lib/ip-address.ts';
-import { asnSourceFiles } from '../src/server/lookup/asn-index.ts';
-import { emptyPlace } from '../src/server/lookup/city-source.ts';
+import { asnSourceFiles } from '../src/server/data/asn-index.ts';
+import { emptyPlace } from '../src/server/data/city-source.ts';
 import { OrgTraits } from '../src/server/lookup/network-type.ts';
-import { openSources } from '../src/server/lookup/sources.ts';
+import { openSources } from '../src/server/data/sources.ts';
 
 const { sources, problems } = await openSources();
 if (!sources.primary || !sources.second || !sources.asn) {

@@ -3,11 +3,11 @@
 // half of bench/ground-truth/ (RIPE Atlas probes; README there). Writes the figures /trust
 // shows to content/site/accuracy.json and prints them with the issue's targets.
 // `npm run bench:accuracy -- --fit` first refits the model on the other half: it writes
-// src/lib/accuracy-model.ts and src/server/lookup/big-cities.json, then measures.
+// src/lib/accuracy-model.ts and src/server/data/big-cities.json, then measures.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { engineFrom } from '../src/server/lookup/engine.ts';
-import { openSources } from '../src/server/lookup/sources.ts';
+import { openSources } from '../src/server/data/sources.ts';
 import { bigCityEntries, cellLabel, fitModel, markBigCities, renderBigCities, renderModel, TABLE_ROWS } from './accuracy/fit.ts';
 import { halfOf, loadGroundTruth, observe } from './accuracy/ground-truth.ts';
 import { crossCheck, measure } from './accuracy/measure.ts';
@@ -33,7 +33,7 @@ if (process.argv.includes('--fit')) {
   markBigCities(fitHalf, keys);
   const model = fitModel(fitHalf);
   writeFileSync(new URL('../src/lib/accuracy-model.ts', import.meta.url), renderModel(model, today, FIT_COMMAND));
-  writeFileSync(new URL('../src/server/lookup/big-cities.json', import.meta.url), renderBigCities(keys, FIT_COMMAND));
+  writeFileSync(new URL('../src/server/data/big-cities.json', import.meta.url), renderBigCities(keys, FIT_COMMAND));
   console.log(`fitted on ${fitHalf.length} addresses: multiplier ${model.multiplier.toFixed(3)}, preferred ${model.preferred.join(', ')}`);
   for (const c of model.cells) console.log(`  ${cellLabel(c.cell).padEnd(46)} ${String(c.addresses).padStart(5)} addr.  radius ${String(c.radiusKm).padStart(5)} km  inside ${(c.insideFit * 100).toFixed(1)}%`);
   // Measure in a fresh process, so the engine loads the model just written.

@@ -5,7 +5,7 @@
 // this thread. The ASN index it needs is loaded first and not counted (the engine holds it anyway).
 import path from 'node:path';
 const mode = process.argv[2] === 'build' ? 'build' : 'file';
-const { openAsnIndex, dbipCityFiles } = await import('../src/server/lookup/sources.ts');
+const { openAsnIndex, dbipCityFiles } = await import('../src/server/data/sources.ts');
 const { loadNetworkIndex } = await import('../src/server/networks/load.ts');
 const dist = path.resolve(process.env.DIST_DIR || 'dist');
 const asn = await openAsnIndex(dist);

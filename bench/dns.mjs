@@ -1,4 +1,4 @@
-// `npm run bench:dns`: the DNS leak test's responder (src/server/dns/) in the built server,
+// `npm run bench:dns`: the DNS leak test's responder (src/server/dns-leak/) in the built server,
 // pinned to core 1 when it can be (bench/servers.mjs), this process and wrk on core 0.
 // 1. The responder alone: UDP queries for token names from 1,024 loopback sources (each
 //    source's budget is 200 a second, so one source could not load it), IN_FLIGHT queries

@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import { openSources } from '../src/server/lookup/sources.ts';
+import { openSources } from '../src/server/data/sources.ts';
 import { engineFrom } from '../src/server/lookup/engine.ts';
 import { createTextEndpoints } from '../src/server/handlers/command-line-api.ts';
 import { ifconfigFields } from '../src/lib/ifconfig-fields.ts';

@@ -19,7 +19,7 @@ const PASSES = 3;
 
 const handlers = {};
 for (const [name, root] of Object.entries(trees)) {
-  const { openSources } = await import(path.join(root, 'src/server/lookup/sources.ts'));
+  const { openSources } = await import(path.join(root, 'src/server/data/sources.ts'));
   const { engineFrom } = await import(path.join(root, 'src/server/lookup/engine.ts'));
   const { createTextEndpoints } = await import(path.join(root, 'src/server/handlers/command-line-api.ts'));
   const { sources } = await openSources({ distDir: path.resolve('dist') });

@@ -37,7 +37,7 @@ await build({
 const reactBundle = await import(pathToFileURL(reactFile).href);
 rmSync(dir, { recursive: true, force: true });
 
-const { openSources } = await import(path.join(root, 'src/server/lookup/sources.ts'));
+const { openSources } = await import(path.join(root, 'src/server/data/sources.ts'));
 const { engineFrom } = await import(path.join(root, 'src/server/lookup/engine.ts'));
 const { sources } = await openSources({ distDir: path.join(root, 'dist') });
 const engine = engineFrom(sources);

@@ -30,7 +30,7 @@ import { fixtureEnv, startFixtureServer } from '../tests/support/fixture-server.
 import { fetchSource, readState, sourcesDir, writePrivacyList } from '../src/server/data-update/list-update.ts';
 import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
 import { DATA_PACKAGES, installedVersion, updatePackages } from '../src/server/data-update/update.ts';
-import { defaultListPaths } from '../src/server/lookup/privacy-lists.ts';
+import { defaultListPaths } from '../src/server/data/privacy-lists.ts';
 
 const BOMB_BYTES = 1.5 * 1024 ** 3;
 const LIST_POLL_WAIT_MS = 6_500; // the server polls its list files every 5 s

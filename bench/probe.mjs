@@ -56,9 +56,9 @@ const NETWORK_FACTOR = 8;
 /** Each worker's STUN budget per source (src/server/udp/stun.ts, STUN_BUDGET). */
 const STUN_BURST = 40;
 const STUN_PER_SECOND = 20;
-/** Live DNS leak tokens per client (src/server/dns/notes.ts, MAX_TOKENS_PER_CLIENT). */
+/** Live DNS leak tokens per client (src/server/dns-leak/notes.ts, MAX_TOKENS_PER_CLIENT). */
 const TOKENS_PER_CLIENT = 10;
-/** DNS over TCP: connections per source and process, and a message's deadline from its first byte (src/server/dns/server.ts). */
+/** DNS over TCP: connections per source and process, and a message's deadline from its first byte (src/server/dns-leak/server.ts). */
 const DNS_TCP_PER_SOURCE = 16;
 const DNS_TCP_MESSAGE_MS = 2_000;
 /** HTTP connections one client may hold per process (src/server/http/connection-cap.ts, HTTP_CLIENT_CONNECTIONS' default). */

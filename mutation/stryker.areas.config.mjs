@@ -17,7 +17,7 @@ export default {
   vitest: { configFile: 'vitest.stryker-areas.config.ts' },
   mutate: [
     // The privacy lists (read, polled, reloaded).
-    'src/server/lookup/privacy-lists.ts',
+    'src/server/data/privacy-lists.ts',
     // The data update: downloads, the upstream list formats, tarballs, the refresher, freshness.
     'src/server/data-update/*.ts',
     '!src/server/data-update/*.test.ts',

@@ -3,7 +3,7 @@
 // Run by `npm run build` (scripts/postbuild.mjs) or directly: `node scripts/build-asn-index.ts`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AsnIndex, ASN_INDEX_FILE } from '../src/server/lookup/asn-index.ts';
+import { AsnIndex, ASN_INDEX_FILE } from '../src/server/data/asn-index.ts';
 
 const started = performance.now();
 const index = AsnIndex.compileFromPackage();

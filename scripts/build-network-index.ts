@@ -5,8 +5,8 @@
 // (scripts/postbuild.mjs) after build-asn-index.ts, or directly: `node scripts/build-network-index.ts`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AsnIndex, ASN_INDEX_FILE } from '../src/server/lookup/asn-index.ts';
-import { dbipCityFiles } from '../src/server/lookup/sources.ts';
+import { AsnIndex, ASN_INDEX_FILE } from '../src/server/data/asn-index.ts';
+import { dbipCityFiles } from '../src/server/data/sources.ts';
 import { buildNetworkData } from '../src/server/networks/build.ts';
 import { openPlaceReaders } from '../src/server/networks/build-input.ts';
 import { encodeNetworkIndex, NETWORK_INDEX_FILE } from '../src/server/networks/index-file.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { engineFrom } from '../src/server/lookup/engine.ts';
-import { openSources, type Sources } from '../src/server/lookup/sources.ts';
+import { openSources, type Sources } from '../src/server/data/sources.ts';
 import { bigCityEntries, fitModel, markBigCities, renderModel } from '../bench/accuracy/fit.ts';
 import { halfOf, loadGroundTruth, observe, quantile, type Observation } from '../bench/accuracy/ground-truth.ts';
 import { measure, type AccuracyFigures } from '../bench/accuracy/measure.ts';

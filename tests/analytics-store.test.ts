@@ -20,9 +20,10 @@ import { createAnalytics, type Analytics } from '../src/server/storage/analytics
 import { correctionRow, networkOf } from '../src/server/storage/event.ts';
 import { LOOKUP_PROOF_MS, LOOKUP_PROOF_SLACK_MS } from '../src/server/storage/queries.ts';
 import { engineFrom } from '../src/server/lookup/engine.ts';
-import { openSources } from '../src/server/lookup/sources.ts';
+import { openSources } from '../src/server/data/sources.ts';
 import { openPostgresStore } from '../src/server/storage/postgres-store.ts';
-import { MIGRATIONS, SQLITE_FILE } from '../src/server/storage/sqlite-db.ts';
+import { MIGRATIONS } from '../src/server/storage/sqlite-db.ts';
+import { ANALYTICS_FILE } from '../src/server/data/layout.ts';
 import { openSqliteStore } from '../src/server/storage/sqlite-store.ts';
 import type { AnalyticsStore, CorrectionRow, LookupRow } from '../src/server/storage/types.ts';
 import { seededRandom } from '../bench/seeded-random.mjs';
@@ -50,7 +51,7 @@ const BACKENDS: Backend[] = [
     },
     openUpgraded: async (rows) => {
       const dir = mkdtempSync(path.join(tmpdir(), 'analytics-upgrade-'));
-      const db = new DatabaseSync(path.join(dir, SQLITE_FILE));
+      const db = new DatabaseSync(path.join(dir, ANALYTICS_FILE));
       db.exec(MIGRATIONS[0]!);
       db.exec('PRAGMA user_version = 1');
       const insert = db.prepare('INSERT INTO analytics_corrections (at_ms, distance_km, country_code, network_type, nearer_source) VALUES (?, ?, ?, ?, ?)');

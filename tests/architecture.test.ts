@@ -1,9 +1,10 @@
 /**
  * The shape of src/server, checked over its import graph (type imports included): the top
  * level holds only the entry files, every other module sits in a room named for what it is
- * (http/, handlers/, rate-limit/, udp/, dns/, lookup/, mmdb/, cities/, storage/, shell/, utils/,
- * data-update/); the route handlers are siblings that only routes.ts wires; no module
- * reaches itself through its imports; over value imports (what runs, not `import type`),
+ * (http/, handlers/, rate-limit/, udp/, dns-leak/, reverse-dns/, data/, lookup/, mmdb/,
+ * cities/, networks/, built-index/, storage/, shell/, utils/, data-update/); the route
+ * handlers are siblings that only routes.ts wires; only data/layout.ts names the folders
+ * under DATA_DIR; no module reaches itself through its imports; over value imports (what runs, not `import type`),
  * no room reaches itself through other rooms, and the HTTP floor (http/) imports no domain
  * room.
  */
@@ -79,7 +80,7 @@ function findRoomCycle(graph: Map<string, Set<string>>): string[] | undefined {
 }
 
 /** The rooms that know the domain: addresses' records, the indexes, the stores, DNS. */
-const DOMAIN_ROOMS = ['lookup', 'cities', 'networks', 'storage', 'dns'];
+const DOMAIN_ROOMS = ['data', 'lookup', 'mmdb', 'cities', 'networks', 'built-index', 'storage', 'dns-leak', 'reverse-dns'];
 
 const inRoom = (room: string) => (file: string) => file.startsWith(`${room}/`);
 const isHandler = inRoom('handlers');
@@ -125,6 +126,11 @@ describe('src/server', () => {
   it('lets only routes.ts import the handlers', () => {
     const importers = files.filter((f) => !isHandler(f) && importsOf(f).some(isHandler));
     expect(importers).toEqual(['routes.ts']);
+  });
+
+  it('names the folders under DATA_DIR only in data/layout.ts', () => {
+    const naming = files.filter((f) => f !== 'data/layout.ts' && /(join|resolve)\([^)]*['"](ip-location-db|lists)['"]|['"]analytics\.sqlite['"]/.test(source(f)));
+    expect(naming).toEqual([]);
   });
 
   it('has no import cycle', () => {

@@ -22,8 +22,8 @@ function settingsRead(): string[] {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/\benv(?:\.|\[')([A-Z][A-Z0-9_]+)|\benv, '([A-Z][A-Z0-9_]+)'/g)) names.add((m[1] ?? m[2])!);
   }
-  // The privacy lists' settings are named in one table (lookup/privacy-lists.ts) and read by name.
-  const lists = readFileSync('src/server/lookup/privacy-lists.ts', 'utf8').match(/LIST_SETTINGS[^=]*=\s*\{([^}]*)\}/)![1]!;
+  // The privacy lists' settings are named in one table (data/privacy-lists.ts) and read by name.
+  const lists = readFileSync('src/server/data/privacy-lists.ts', 'utf8').match(/LIST_SETTINGS[^=]*=\s*\{([^}]*)\}/)![1]!;
   for (const m of lists.matchAll(/'([A-Z][A-Z0-9_]+)'/g)) names.add(m[1]!);
   // So are the list sources' URLs (data-update/list-sources.ts: a `setting` each).
   for (const m of readFileSync('src/server/data-update/list-sources.ts', 'utf8').matchAll(/setting: '([A-Z][A-Z0-9_]+)'/g)) names.add(m[1]!);

@@ -15,9 +15,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../src/server/lookup/engine.ts';
 import { EngineHolder } from '../src/server/lookup/engine-holder.ts';
-import { compiledAsnFile, openAsnIndex, packageDir, PACKAGES_STAMP } from '../src/server/lookup/sources.ts';
+import { compiledAsnFile, openAsnIndex } from '../src/server/data/sources.ts';
+import { packageDir, packagesStamp } from '../src/server/data/layout.ts';
 import { startTestServer } from './support/http-harness.ts';
-import { AsnIndex } from '../src/server/lookup/asn-index.ts';
+import { AsnIndex } from '../src/server/data/asn-index.ts';
 import { loadNetworkIndex } from '../src/server/networks/load.ts';
 import type { NetworkIndex } from '../src/server/networks/network-index.ts';
 
@@ -33,7 +34,7 @@ function writeAsnPackage(dataDir: string, version: string): void {
   writeFileSync(path.join(dir, 'asn-ipv6-num.csv'), '42540488161975842760550356425300246528,42540488241204005274814694018844196863,64501,Fixture Six\n');
 }
 
-const announce = (dataDir: string) => writeFileSync(path.join(dataDir, 'ip-location-db', PACKAGES_STAMP), `${new Date().toISOString()}\n`);
+const announce = (dataDir: string) => writeFileSync(packagesStamp(dataDir), `${new Date().toISOString()}\n`);
 
 describe('a newer database, without a restart', () => {
   it('is swapped in whole under load: no error, no answer mixing the two, the memo dropped', { timeout: 30_000 }, async () => {

@@ -16,8 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareVersions, UNPACKED_BYTES, updateData, type UpdateOptions } from '../src/server/data-update/update.ts';
 import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
 import { fixtureUrls, startFixtureServer } from './support/fixture-server.ts';
-import { defaultListPaths } from '../src/server/lookup/privacy-lists.ts';
-import { openAsnIndex, packageDir } from '../src/server/lookup/sources.ts';
+import { defaultListPaths } from '../src/server/data/privacy-lists.ts';
+import { openAsnIndex } from '../src/server/data/sources.ts';
+import { packageDir, packagesDir } from '../src/server/data/layout.ts';
 import { parseIp } from '../src/lib/ip-address.ts';
 import { writeMmdb } from './fixtures/mmdb-writer.ts';
 
@@ -199,7 +200,7 @@ describe('npm run data:update', () => {
     expect(pkg).toEqual({ name, outcome: 'updated', detail: `2.3.2026061719 -> 9.1.0 in ${dir}` });
     const text = Object.fromEntries(Object.entries(databases).map(([file, bytes]) => [file, bytes.toString('utf8')]));
     expect(copy()).toEqual({ 'package.json': JSON.stringify({ name: '@ip-location-db/asn', version: '9.1.0' }), ...text, LICENSE: 'CC BY-SA 4.0' });
-    expect(readdirSync(path.join(dataDir, 'ip-location-db')).sort()).toEqual(['geolite2-city-mmdb', 'updated']);
+    expect(readdirSync(packagesDir(dataDir)).sort()).toEqual(['geolite2-city-mmdb', 'updated']);
   });
 
   it('takes a version the registry lists without an integrity as it is', async () => {
@@ -288,7 +289,7 @@ describe('npm run data:update', () => {
     const [pkg] = await updateData(options(dataDir, { packages: [name], sources: [] }));
     expect(pkg).toEqual({ name, outcome: 'failed', kind: 'package refused', detail: `${version} is refused (${why}); kept the data it had` });
     expect(copy()).toEqual(before);
-    expect(readdirSync(path.join(dataDir, 'ip-location-db'))).toEqual([path.basename(packageDir(dataDir, name))]);
+    expect(readdirSync(packagesDir(dataDir))).toEqual([path.basename(packageDir(dataDir, name))]);
   });
 
   it('refuses a tarball that unpacks past its cap, in a child process, keeping what was there', async () => {

@@ -1,5 +1,5 @@
 /**
- * fast-check against the DNS leak responder (src/server/dns/): random bytes, queries with
+ * fast-check against the DNS leak responder (src/server/dns-leak/): random bytes, queries with
  * bytes flipped or cut, and the hostile shapes (pointer loops, 1,000 questions, unknown
  * types and classes, names of 255 bytes and more, odd EDNS) never throw, never take long,
  * and get a well-formed answer, a header-only FORMERR or nothing, never more than 50 bytes
@@ -12,9 +12,9 @@ import { connect } from 'node:net';
 import * as dnsPacket from 'dns-packet';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answerQuery, UDP_AMPLIFICATION, type DnsZone } from '../src/server/dns/answer.ts';
-import { dnsZone } from '../src/server/dns/leak-test.ts';
-import { startDnsServer } from '../src/server/dns/server.ts';
+import { answerQuery, UDP_AMPLIFICATION, type DnsZone } from '../src/server/dns-leak/answer.ts';
+import { dnsZone } from '../src/server/dns-leak/leak-test.ts';
+import { startDnsServer } from '../src/server/dns-leak/server.ts';
 import { createSocket } from 'node:dgram';
 import { overTcp, overUdp } from './support/dns-query.ts';
 
@@ -22,7 +22,7 @@ const RUNS = Number(process.env.FUZZ_RUNS || 300);
 const TIMEOUT = Math.max(60_000, RUNS * 20);
 const ZONE: DnsZone = dnsZone('dns.example.com', ['192.0.2.1', '2001:db8::1']);
 const TOKEN = '0123456789abcdef0123456789abcdef';
-/** The most an answer may add to its query with one address of each family (src/server/dns/answer.test.ts). */
+/** The most an answer may add to its query with one address of each family (src/server/dns-leak/answer.test.ts). */
 const MAX_GROWTH = 50;
 
 const label = fc.oneof(fc.stringMatching(/^[a-zA-Z0-9-]{1,63}$/), fc.constantFrom('ns', 'dns', 'example', 'com', `${TOKEN}-1`, `${TOKEN.toUpperCase()}-36`, 'a'.repeat(63)));

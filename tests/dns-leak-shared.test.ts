@@ -2,7 +2,7 @@
  * The DNS leak test across processes: the resolver's query and the page's poll may reach
  * different processes, and each must see what the other noted. With WEB_CONCURRENCY=2 the
  * workers share their notes through the cluster primary; with REDIS_URL two servers share
- * them through Redis (src/server/dns/notes-shared.ts).
+ * them through Redis (src/server/dns-leak/notes-shared.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './support/browser-harness.ts';

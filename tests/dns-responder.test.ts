@@ -1,5 +1,5 @@
 /**
- * The DNS leak test's responder on its sockets (src/server/dns/server.ts): what only a real
+ * The DNS leak test's responder on its sockets (src/server/dns-leak/server.ts): what only a real
  * socket shows. No answer is reflected to a service's port (a spoofed query's victim), while
  * a resolver querying from port 53 is answered; TCP answers several queries of one
  * connection, each with its length prefix; an answer too large for UDP sends a real stub
@@ -11,8 +11,8 @@ import { Resolver } from 'node:dns/promises';
 import { connect } from 'node:net';
 import * as dnsPacket from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dnsZone } from '../src/server/dns/leak-test.ts';
-import { MAX_TCP_CONNECTIONS, MAX_TCP_PER_SOURCE, startDnsServer, type DnsServer, type TcpLimits } from '../src/server/dns/server.ts';
+import { dnsZone } from '../src/server/dns-leak/leak-test.ts';
+import { MAX_TCP_CONNECTIONS, MAX_TCP_PER_SOURCE, startDnsServer, type DnsServer, type TcpLimits } from '../src/server/dns-leak/server.ts';
 import { dnsQuery, sendDnsQuery } from './support/dns-query.ts';
 
 const TOKEN = 'fe'.repeat(16);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sourcesDir } from '../src/server/data-update/list-update.ts';
-import { packageDir } from '../src/server/lookup/sources.ts';
+import { packageDir } from '../src/server/data/layout.ts';
 import { createTestApp } from './support/app-harness.ts';
 
 const ANSWERS = ['text/plain', 'application/json'];

@@ -17,10 +17,10 @@ import { createTextEndpoints, JsonMemo } from '../src/server/handlers/command-li
 import { createApi } from '../src/server/handlers/lookup-api.ts';
 import type { AppRequest, AppResponse } from '../src/server/http/handler.ts';
 import { engineFrom, type Engine } from '../src/server/lookup/engine.ts';
-import { defaultListPaths, type PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
-import { openSources, type Sources } from '../src/server/lookup/sources.ts';
-import { hostnameMembers, setHostname } from '../src/server/dns/record-hostname.ts';
-import { REVERSE_DNS_OFF } from '../src/server/dns/reverse-dns.ts';
+import { defaultListPaths, type PrivacyLists } from '../src/server/data/privacy-lists.ts';
+import { openSources, type Sources } from '../src/server/data/sources.ts';
+import { hostnameMembers, setHostname } from '../src/server/reverse-dns/record-hostname.ts';
+import { REVERSE_DNS_OFF } from '../src/server/reverse-dns/reverse-dns.ts';
 import { clientConfigFromEnv } from '../src/lib/client-config.ts';
 
 const COUNT = 100_000;

@@ -20,9 +20,10 @@ import { fetchSource, readState, sourcesDir, writePrivacyList } from '../src/ser
 import { CONFIRM_MS } from '../src/server/data-update/list-bounds.ts';
 import { freshnessReport } from '../src/server/data-update/freshness.ts';
 import { LIST_SOURCES } from '../src/server/data-update/list-sources.ts';
-import { packagesStateDir, Refresher } from '../src/server/data-update/refresher.ts';
-import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
-import { toWords } from '../src/server/lookup/sorted-ranges.ts';
+import { Refresher } from '../src/server/data-update/refresher.ts';
+import { packagesDir } from '../src/server/data/layout.ts';
+import { defaultListPaths, PrivacyLists } from '../src/server/data/privacy-lists.ts';
+import { toWords } from '../src/server/data/sorted-ranges.ts';
 import { FAULTS, fixtureEnv, fixtureUrls, startFixtureServer, type FixtureServer } from './support/fixture-server.ts';
 import { startServer } from './support/browser-harness.ts';
 import { createTestApp } from './support/app-harness.ts';
@@ -66,7 +67,7 @@ describe('the refresher, against every upstream format', () => {
     }
     expect(logs).toEqual([]);
     // With no data packages to keep fresh there is no package check, so no schedule of one to show.
-    expect(existsSync(path.join(packagesStateDir(dataDir), 'packages.json'))).toBe(false);
+    expect(existsSync(path.join(packagesDir(dataDir), 'packages.json'))).toBe(false);
     const lists = await PrivacyLists.open(paths, { log: () => {} });
     const table: Array<[string, string, string, string]> = [
       // address, list, service, source named in the reason
@@ -345,7 +346,7 @@ describe('the refresher\'s schedule, kept in each source\'s state (what /healthz
   it('checks the data packages on their own schedule, in DATA_DIR/ip-location-db, naming each package that failed', async () => {
     const { dataDir } = dataWith({});
     const registry = `${upstream.base}/pkg-registry`;
-    const stateFile = path.join(packagesStateDir(dataDir), 'packages.json');
+    const stateFile = path.join(packagesDir(dataDir), 'packages.json');
     const packages = () => JSON.parse(readFileSync(stateFile, 'utf8')) as Record<string, unknown>;
     const logs: string[] = [];
     const refresher = new Refresher({

@@ -10,10 +10,10 @@ import { consensusBand, distanceConsensus } from '../src/lib/confidence.ts';
 import { parseIp } from '../src/lib/ip-address.ts';
 import { LookupResponseSchema } from '../src/lib/record.ts';
 import { loadGroundTruth } from '../bench/accuracy/ground-truth.ts';
-import { emptyPlace } from '../src/server/lookup/city-source.ts';
+import { emptyPlace } from '../src/server/data/city-source.ts';
 import { createEngine, engineFrom, InvalidIpError, type Engine, type LookupContext } from '../src/server/lookup/engine.ts';
-import { AsnIndex } from '../src/server/lookup/asn-index.ts';
-import { openCitySource, openSources, type Sources } from '../src/server/lookup/sources.ts';
+import { AsnIndex } from '../src/server/data/asn-index.ts';
+import { openCitySource, openSources, type Sources } from '../src/server/data/sources.ts';
 import table from '../src/server/lookup/network-types.json' with { type: 'json' };
 import { writeMmdb } from './fixtures/mmdb-writer.ts';
 

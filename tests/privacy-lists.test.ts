@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
 import { engineFrom, type Engine } from '../src/server/lookup/engine.ts';
-import { defaultListPaths, PrivacyLists } from '../src/server/lookup/privacy-lists.ts';
-import { openSources, type Sources } from '../src/server/lookup/sources.ts';
+import { defaultListPaths, PrivacyLists } from '../src/server/data/privacy-lists.ts';
+import { openSources, type Sources } from '../src/server/data/sources.ts';
 import { createTextEndpoints } from '../src/server/handlers/command-line-api.ts';
 import type { AppRequest } from '../src/server/http/handler.ts';
 

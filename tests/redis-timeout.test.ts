@@ -2,14 +2,14 @@
  * A Redis that hangs instead of refusing (a stopped process: the socket stays open, nothing
  * answers) costs a request at most REDIS_COMMAND_TIMEOUT_MS, then the request goes through
  * as when Redis refuses (rate-limit/shared-stores.ts fails open; the DNS leak notes of
- * dns/notes-shared.ts say they are unavailable). Two hangs: a local server that accepts and
+ * dns-leak/notes-shared.ts say they are unavailable). Two hangs: a local server that accepts and
  * never answers from the start, and a proxy to the real Redis (TEST_REDIS_URL) that freezes
  * after it has answered.
  */
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDIS_COMMAND_TIMEOUT_MS, redisStore } from '../src/server/rate-limit/shared-stores.ts';
-import { RedisNotes } from '../src/server/dns/notes-shared.ts';
+import { RedisNotes } from '../src/server/dns-leak/notes-shared.ts';
 import { testRedis, uniquePrefix } from './support/redis.ts';
 
 const redis = testRedis();

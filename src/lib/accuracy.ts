@@ -40,7 +40,7 @@ export interface AccuracyEvidence {
   consensusKm: number | null;
   /** Whether the place shown names a city (not only a country). */
   cityKnown: boolean;
-  /** Whether that city has a million people or more (src/server/lookup/big-cities.ts). */
+  /** Whether that city has a million people or more (src/server/data/big-cities.ts). */
   bigCity: boolean;
   countryKnown: boolean;
   /** The shown source's own radius in km, when it states one (NaN or absent otherwise). */

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { NETWORK_TYPES } from './record.ts';
 
-/** The privacy lists a network's space is checked against (src/server/lookup/privacy-lists.ts). */
+/** The privacy lists a network's space is checked against (src/server/data/privacy-lists.ts). */
 export const NETWORK_LISTS = ['tor', 'vpn', 'proxy', 'hosting', 'relay'] as const;
 
 const PlaceShare = {

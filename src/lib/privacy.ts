@@ -1,7 +1,7 @@
 /**
  * The named privacy flags of an address, like ipinfo's: `vpn`, `proxy`, `tor`, `relay`
  * (iCloud Private Relay), `hosting`, the service's name when known, and for every flag the
- * reason in words. Flags come from lists (src/server/lookup/privacy-lists.ts: Tor exits,
+ * reason in words. Flags come from lists (src/server/data/privacy-lists.ts: Tor exits,
  * Apple's Private Relay egress ranges, VPN, open-proxy and hosting ranges) and from the
  * network's name and ASN. A flag whose list is not loaded is `null`, never `false`: its
  * reason says the check was not available, so a missing list never reads as "clean".

@@ -97,7 +97,7 @@ export const IpInfoSchema = z.object({
   /** The US metro (DMA) code, as ifconfig.co's `metro_code`; absent outside the US or when no source has one. */
   metro_code: z.optional(z.number()),
   /**
-   * The address's host name by reverse DNS (src/server/dns/), null when it has none or
+   * The address's host name by reverse DNS (src/server/reverse-dns/), null when it has none or
    * REVERSE_DNS is off. Absent only from a page's record when the name was not known yet:
    * the page then asks /hostname for it.
    */

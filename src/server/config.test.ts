@@ -46,7 +46,7 @@ describe('loadConfig', () => {
   ])('reads the DNS leak test settings: %s', (_, env, expected) => {
     const c = loadConfig(env);
     expect(c.dnsLeak).toEqual(expected);
-    // The browser is offered the zone only once the responder listens (src/server/dns/leak-test.ts).
+    // The browser is offered the zone only once the responder listens (src/server/dns-leak/leak-test.ts).
     expect(c.client.dnsLeakZone).toBeNull();
   });
   it.each<[Record<string, string>, { enabled: boolean; servers: string[] }]>([

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { clientConfigFromEnv, type ClientConfig } from '../lib/client-config.ts';
 import { normalizeIp } from '../lib/ip-address.ts';
 import { parseTrustProxy, type TrustProxy } from './http/client-ip.ts';
-import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './lookup/privacy-lists.ts';
+import { defaultListPaths, LIST_SETTINGS, type ListPaths } from './data/privacy-lists.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE, sourceUrls } from './data-update/list-sources.ts';
-import { parseResolvers } from './dns/resolvers.ts';
+import { parseResolvers } from './reverse-dns/resolvers.ts';
 import { errorMessage } from '../lib/error-message.ts';
 
 export interface Config {
@@ -47,13 +47,13 @@ export interface Config {
   lists: ListPaths;
   /** Settings handed to the browser. */
   client: ClientConfig;
-  /** The DNS leak test (src/server/dns/): its zone (undefined: off), UDP and TCP port, and the addresses its names answer (undefined: this server's own). */
+  /** The DNS leak test (src/server/dns-leak/): its zone (undefined: off), UDP and TCP port, and the addresses its names answer (undefined: this server's own). */
   dnsLeak: { zone: string | undefined; port: number; answer: string[] | undefined };
   /** The refresher (src/server/data-update/refresher.ts): on unless DATA_REFRESH=off, and each source's URL by id (and `registry`). */
   refresh: { enabled: boolean; urls: Record<string, string> };
   /** Analytics (src/server/storage/analytics.ts): on/off, retention, queue bound, operator token. */
   analytics: { enabled: boolean; retentionDays: number; queueLimit: number; token: string | undefined };
-  /** Reverse DNS of looked-up addresses (src/server/dns/): on/off, and the resolvers asked (the system's when empty). */
+  /** Reverse DNS of looked-up addresses (src/server/reverse-dns/): on/off, and the resolvers asked (the system's when empty). */
   reverseDns: { enabled: boolean; servers: string[] };
   /** Open HTTP connections (http/connection-cap.ts): a client's at most, and the process's at most (undefined: its descriptor limit less a reserve). */
   connections: { perClient: number; total: number | undefined };
@@ -96,7 +96,7 @@ function dnsLeakFromEnv(env: NodeJS.ProcessEnv): Config['dnsLeak'] {
   if (bad !== undefined) throw new ConfigError(`DNS_LEAK_ANSWER: "${bad}" is not an IPv4 or IPv6 address (give addresses, comma-separated)`);
   for (const [family, v6] of [['IPv4', false], ['IPv6', true]] as const) {
     const count = answer?.filter((ip) => normalizeIp(ip)!.includes(':') === v6).length ?? 0;
-    if (count > DNS_ANSWER_MAX) throw new ConfigError(`DNS_LEAK_ANSWER: at most ${DNS_ANSWER_MAX} ${family} addresses, not ${count} (each one makes every answer larger: src/server/dns/answer.ts)`);
+    if (count > DNS_ANSWER_MAX) throw new ConfigError(`DNS_LEAK_ANSWER: at most ${DNS_ANSWER_MAX} ${family} addresses, not ${count} (each one makes every answer larger: src/server/dns-leak/answer.ts)`);
   }
   return { zone, port: integer(env, 'DNS_PORT', 53, 0, 65535), answer: answer?.map((ip) => normalizeIp(ip)!) };
 }

@@ -12,7 +12,7 @@ import { serveClusterLimits } from './rate-limit/shared-stores.ts';
 import type { Routes } from './routes.ts';
 import { createAppServer } from './server.ts';
 import { startStunServer, type StunServer } from './udp/stun.ts';
-import { serveClusterNotes } from './dns/notes-shared.ts';
+import { serveClusterNotes } from './dns-leak/notes-shared.ts';
 import { Refresher } from './data-update/refresher.ts';
 import { backoffMs } from './utils/backoff.ts';
 import type { PrivacyFlag } from '../lib/privacy.ts';
@@ -90,7 +90,7 @@ function startPrimary(config: Config): void {
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   serveClusterLimits(config);
   serveClusterHealth();
-  // Without Redis, the workers' DNS leak notes meet in the primary (dns/notes-shared.ts).
+  // Without Redis, the workers' DNS leak notes meet in the primary (dns-leak/notes-shared.ts).
   if (config.dnsLeak.zone && !config.redisUrl) serveClusterNotes();
   const refresher = startRefresher(config);
   for (let i = 0; i < config.webConcurrency; i++) cluster.fork();

@@ -15,7 +15,7 @@ import type { AccuracyFigures } from '../../bench/accuracy/measure.ts';
 import { ACCURACY_MINIMUM, type Dashboard } from '../../src/lib/analytics.ts';
 import { fillTemplate } from '../../src/lib/fill-template.ts';
 import { engineFrom } from '../../src/server/lookup/engine.ts';
-import { openSources } from '../../src/server/lookup/sources.ts';
+import { openSources } from '../../src/server/data/sources.ts';
 import { launchBrowser, startServer, VISITOR, type RunningServer } from '../support/browser-harness.ts';
 import { honestVisitors } from '../support/honest-visitors.ts';
 

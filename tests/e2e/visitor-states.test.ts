@@ -16,7 +16,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { ACCURACY_MINIMUM } from '../../src/lib/analytics.ts';
 import { CitySearchResponseSchema } from '../../src/lib/city-search.ts';
 import { engineFrom } from '../../src/server/lookup/engine.ts';
-import { openSources } from '../../src/server/lookup/sources.ts';
+import { openSources } from '../../src/server/data/sources.ts';
 import { honestVisitors } from '../support/honest-visitors.ts';
 import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 

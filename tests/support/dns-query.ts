@@ -1,6 +1,6 @@
 /**
  * Sends the real DNS query a resolver would send for one name to the leak test's responder
- * (src/server/dns/), from a loopback address of the test's choosing: any 127.0.0.0/8 address
+ * (src/server/dns-leak/), from a loopback address of the test's choosing: any 127.0.0.0/8 address
  * binds on Linux, so each "resolver" of a test can have an address of its own. Used by the
  * responder's tests and by the browser tests, which intercept the page's requests to the
  * zone's names and play the visitor's resolver with this.

@@ -9,11 +9,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ageText } from '../../lib/data-age.ts';
-import { packageDir } from '../lookup/sources.ts';
+import { packageDir, packagesDir } from '../data/layout.ts';
 import { sourcesDir, type SourceState } from './list-update.ts';
 import { LIST_SOURCES, PACKAGES_SOURCE } from './list-sources.ts';
 import { DATA_PACKAGES, installedVersion } from './update.ts';
-import { packagesStateDir } from './refresher.ts';
 
 export interface FreshnessOptions {
   dataDir: string;
@@ -72,7 +71,7 @@ function lines(o: FreshnessOptions): string[] {
     if (state.fetchedAt === undefined) return `source ${id}: not fetched yet, ${next}${failure(state)}`;
     return `source ${id}: ${stale ? 'stale' : 'ok'}, fetched ${iso(state.fetchedAt)} (${ageText(now - state.fetchedAt)}), ${state.ranges ?? 0} ranges into ${into}, ${next}${failure(state)}`;
   });
-  const packages = readJson<SourceState>(path.join(packagesStateDir(o.dataDir), 'packages.json'));
+  const packages = readJson<SourceState>(path.join(packagesDir(o.dataDir), 'packages.json'));
   for (const name of DATA_PACKAGES) {
     const fresh = readJson<{ version: string }>(path.join(packageDir(o.dataDir, name), 'package.json')).version;
     const version = fresh ?? (o.installedVersion ?? installedVersion)(name);

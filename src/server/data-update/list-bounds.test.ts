@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RangeList } from '../lookup/range-list.ts';
+import { RangeList } from '../data/range-list.ts';
 import { CHANGE_FACTOR, changeProblem, shapeOf, widthProblem, type ListShape } from './list-bounds.ts';
 import { LIST_SOURCES } from './list-sources.ts';
 

@@ -14,7 +14,7 @@
  *   cannot make every visitor anything.
  * Tested row by row in list-bounds.test.ts, and through the refresher in tests/list-refresh.test.ts.
  */
-import type { ParsedList } from '../lookup/range-list.ts';
+import type { ParsedList } from '../data/range-list.ts';
 
 /** How far a new version's ranges and covered space may be from the last good one's: at most this many times more, or fewer. */
 export const CHANGE_FACTOR = 2;

@@ -1,6 +1,6 @@
 /**
  * The upstream formats of the public lists, each turned into our list format (one
- * `cidr,label` a line, src/server/lookup/range-list.ts): plain lists (the Tor bulk exit
+ * `cidr,label` a line, src/server/data/range-list.ts): plain lists (the Tor bulk exit
  * list, X4BNet's lists_vpn, Cloudflare's ips-v4/ips-v6), Apple's Private Relay egress CSV
  * (`prefix,country,region,city,`: the label is the place), an RFC 8805 geofeed
  * (DigitalOcean's geo.csv), and the JSON documents of AWS (ip-ranges.json), Google Cloud

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PrivacyFlag } from '../../lib/privacy.ts';
-import { RangeList } from '../lookup/range-list.ts';
+import { RangeList } from '../data/range-list.ts';
 import { download, DownloadFailure, type Validators } from './download.ts';
 import { changeProblem, CONFIRM_MS, shapeOf, widthProblem } from './list-bounds.ts';
 import { toListLines } from './list-formats.ts';

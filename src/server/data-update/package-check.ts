@@ -12,10 +12,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseIp } from '../../lib/ip-address.ts';
-import { AsnIndex } from '../lookup/asn-index.ts';
-import { emptyPlace } from '../lookup/city-source.ts';
-import { toWords } from '../lookup/sorted-ranges.ts';
-import { openCitySource } from '../lookup/sources.ts';
+import { AsnIndex } from '../data/asn-index.ts';
+import { emptyPlace } from '../data/city-source.ts';
+import { toWords } from '../data/sorted-ranges.ts';
+import { openCitySource } from '../data/sources.ts';
 
 /** The files of a package worth keeping: what the engine reads, the metadata and the licences, at the package's top. */
 const KEPT = /(^package\.json$|-num\.csv$|\.mmdb$|LICENSE|EULA|MODIFICATIONS)/;

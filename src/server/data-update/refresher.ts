@@ -11,9 +11,10 @@
  * the source's own interval), and is logged once per outage, not per try; the recovery is
  * logged too. The schedule survives restarts in each source's state file.
  */
+import { packagesDir } from '../data/layout.ts';
 import path from 'node:path';
 import type { PrivacyFlag } from '../../lib/privacy.ts';
-import type { ListPaths } from '../lookup/privacy-lists.ts';
+import type { ListPaths } from '../data/privacy-lists.ts';
 import { backoffMs } from '../utils/backoff.ts';
 import { DownloadFailure, failureKind } from './download.ts';
 import { fetchSource, LIST_LIMITS, readState, sourcesDir, writePrivacyList, writeState, type FetchLimits } from './list-update.ts';
@@ -47,8 +48,6 @@ export interface RefresherOptions {
   now?: () => number;
 }
 
-/** The state file of the data packages' check, beside their folders. */
-export const packagesStateDir = (dataDir: string): string => path.join(dataDir, 'ip-location-db');
 
 interface Job { id: string; everyMs: number; run: () => Promise<string> }
 
@@ -102,7 +101,7 @@ export class Refresher {
   }
 
   private stateDir(id: string): string {
-    return id === 'packages' ? packagesStateDir(this.o.dataDir) : sourcesDir(path.dirname(this.o.lists.tor));
+    return id === 'packages' ? packagesDir(this.o.dataDir) : sourcesDir(path.dirname(this.o.lists.tor));
   }
 
   /** Waits until the job is due (at least `minDelayMs`), then runs it. */

@@ -3,7 +3,7 @@
  * (refresher.ts): fetches fresh data where the machine has internet. The public lists
  * (list-sources.ts: Tor exits, Private Relay, VPN and hosting ranges) go to the privacy
  * lists' paths (list-update.ts; a running server reloads them within seconds,
- * src/server/lookup/privacy-lists.ts); newer `@ip-location-db` packages (city databases,
+ * src/server/data/privacy-lists.ts); newer `@ip-location-db` packages (city databases,
  * ASN data) go under DATA_DIR/ip-location-db/, and a stamp file there tells running
  * servers to open them (src/server/lookup/engine-holder.ts). Every download is checked
  * before it replaces anything (an address list must parse and stay within its bounds,
@@ -19,8 +19,8 @@ import { createRequire } from 'node:module';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import type { ListPaths } from '../lookup/privacy-lists.ts';
-import { packageDir, PACKAGES_STAMP } from '../lookup/sources.ts';
+import type { ListPaths } from '../data/privacy-lists.ts';
+import { packageDir, packagesStamp } from '../data/layout.ts';
 import { runChildTask } from '../utils/child-task.ts';
 import { download, failureKind, sameSource } from './download.ts';
 import { fetchSource, LIST_LIMITS, readState, replaceFile, sourcesDir, writePrivacyList } from './list-update.ts';
@@ -179,7 +179,7 @@ export async function updatePackages(o: PackageOptions): Promise<UpdateResult[]>
   const registry = o.registry.replace(/\/+$/, '');
   const results = await Promise.all(o.packages.map((name) => updatePackage(name, o, registry, o.timeoutMs)));
   if (results.some((r) => r.outcome === 'updated')) {
-    await replaceFile(path.join(o.dataDir, 'ip-location-db', PACKAGES_STAMP), `${new Date().toISOString()}\n`);
+    await replaceFile(packagesStamp(o.dataDir), `${new Date().toISOString()}\n`);
   }
   return results;
 }

@@ -16,7 +16,7 @@ import {
   type NetworkDirectory, type NetworkPage, type NetworkRecord, type NetworkSearchResponse,
 } from '../../lib/network-record.ts';
 import { exposedTiming, json, jsonError, methodNotAllowed, text, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
-import type { PrivacyLists } from '../lookup/privacy-lists.ts';
+import type { PrivacyLists } from '../data/privacy-lists.ts';
 import { networkRecord, summaryRecord } from '../networks/facts.ts';
 import type { NetworkIndexHandle } from '../networks/load.ts';
 import type { NetworkIndex } from '../networks/network-index.ts';

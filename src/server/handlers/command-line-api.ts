@@ -9,8 +9,8 @@ import { invalidIp, jsonText, methodNotAllowed, text, timingHeaders, type AppReq
 import { timedLookup } from '../lookup/timed-lookup.ts';
 import { SecondHitMemo } from '../utils/bounded-map.ts';
 import type { Engine } from '../lookup/engine.ts';
-import { REVERSE_DNS_OFF, type HostnameAnswer, type ReverseDns } from '../dns/reverse-dns.ts';
-import { hostnameMembers } from '../dns/record-hostname.ts';
+import { REVERSE_DNS_OFF, type HostnameAnswer, type ReverseDns } from '../reverse-dns/reverse-dns.ts';
+import { hostnameMembers } from '../reverse-dns/record-hostname.ts';
 import { ifconfigFields, ifconfigUserAgent } from '../../lib/ifconfig-fields.ts';
 
 /**
@@ -110,7 +110,7 @@ function jsonBody(record: string, host: HostnameAnswer, req: AppRequest): Buffer
 
 /**
  * Creates the handler for the command-line endpoints. /json carries the host name: at once
- * when it is cached, else after the lookup (at most about a second, src/server/dns/).
+ * when it is cached, else after the lookup (at most about a second, src/server/reverse-dns/).
  */
 export function createTextEndpoints(engine: Engine, memo = new JsonMemo(JSON_MEMO_SIZE), dns: ReverseDns = REVERSE_DNS_OFF): Handler {
   let generation = engine.dataGeneration;

@@ -2,12 +2,12 @@
  * The DNS leak test's API (docs/api.md, "The DNS leak test"):
  * `POST /api/dns-leak` issues a random 128-bit token and the never-seen names under the
  * zone the browser is to load (6, or 36 with `?extended=1`); `GET /api/dns-leak/{token}`
- * answers the resolvers the DNS responder saw asking for them (src/server/dns/), each looked
+ * answers the resolvers the DNS responder saw asking for them (src/server/dns-leak/), each looked
  * up like any address, and a verdict comparing them with the caller's own network
  * (src/lib/dns-leak-verdict.ts; its words and the named public resolvers in
  * content/site/dns-leak-verdicts.json). Per visitor and short-lived: never cached, never
  * recorded. 503 while the test is off or its notes' store does not answer. Each client has a
- * budget of live tokens (dns/notes.ts) and starts at most DNS_LEAK_RATE_LIMIT tests a minute
+ * budget of live tokens (dns-leak/notes.ts) and starts at most DNS_LEAK_RATE_LIMIT tests a minute
  * (the `dns-leak-start` class of its route row in routes.ts, besides the API's limit).
  */
 import { randomBytes } from 'node:crypto';
@@ -17,8 +17,8 @@ import { dnsLeakVerdict, verdictText, type VerdictResolver } from '../../lib/dns
 import { reservedKind } from '../../lib/ip-address.ts';
 import { UNKNOWN, type IpInfo } from '../../lib/record.ts';
 import { dnsLeakVerdictsSchema } from '../../schemas/dns-leak-verdicts.ts';
-import { MAX_NAMES, TOKEN } from '../dns/answer.ts';
-import { TOKEN_TTL_MS, type NoteStore, type SeenResolver } from '../dns/notes.ts';
+import { MAX_NAMES, TOKEN } from '../dns-leak/answer.ts';
+import { TOKEN_TTL_MS, type NoteStore, type SeenResolver } from '../dns-leak/notes.ts';
 import { json, jsonError, methodNotAllowed, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import type { Engine } from '../lookup/engine.ts';
 
@@ -61,7 +61,7 @@ function resolverJson(seen: SeenResolver, data: IpInfo) {
 }
 
 /**
- * Whose budget of live tokens a start counts in (dns/notes.ts): the client as the rate limit
+ * Whose budget of live tokens a start counts in (dns-leak/notes.ts): the client as the rate limit
  * counts one, an IPv4 address or an IPv6 /64; none for the clients it exempts (private and
  * loopback: behind a proxy not trusted for the client's address, every visitor is one).
  */

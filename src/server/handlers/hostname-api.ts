@@ -8,7 +8,7 @@
 import { parseIp, formatIp } from '../../lib/ip-address.ts';
 import type { HostnameRecord } from '../../lib/record.ts';
 import { invalidIp, json, methodNotAllowed, text, type Handler } from '../http/handler.ts';
-import type { ReverseDns } from '../dns/reverse-dns.ts';
+import type { ReverseDns } from '../reverse-dns/reverse-dns.ts';
 
 /** Creates the `/hostname` handler, asked for its path only (its route row, routes.ts). */
 export function createHostnameEndpoint(dns: ReverseDns): Handler {

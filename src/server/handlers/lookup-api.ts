@@ -11,8 +11,8 @@ import { asksForCsv, csvDocument, CSV_CONTENT_TYPE } from '../../lib/csv.ts';
 import { describeIssue, invalidIp, invalidIpMessage, json, jsonError, methodNotAllowed, readJson, timingHeaders, type AppRequest, type AppResponse, type Handler } from '../http/handler.ts';
 import { timedLookup } from '../lookup/timed-lookup.ts';
 import type { Engine } from '../lookup/engine.ts';
-import { REVERSE_DNS_OFF, type ReverseDns } from '../dns/reverse-dns.ts';
-import { setHostname, setHostnames } from '../dns/record-hostname.ts';
+import { REVERSE_DNS_OFF, type ReverseDns } from '../reverse-dns/reverse-dns.ts';
+import { setHostname, setHostnames } from '../reverse-dns/record-hostname.ts';
 
 const PREFLIGHT: AppResponse = {
   status: 204,

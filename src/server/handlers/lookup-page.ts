@@ -4,15 +4,15 @@
  * the `/lookup?ip=…` redirect that lets the plain HTML form on `/` reach it without
  * JavaScript. A valid address always gets its page; anything else gets the page's 400
  * answer (src/pages/lookup/[ip].astro), never a 404. A page never waits for DNS: it
- * carries the name when cached (dns/record-hostname.ts `nameIfCached`).
+ * carries the name when cached (reverse-dns/record-hostname.ts `nameIfCached`).
  */
 import type { ClientConfig } from '../../lib/client-config.ts';
 import type { LookupResponse } from '../../lib/record.ts';
 import { text, type AppRequest, type Handler } from '../http/handler.ts';
 import { timedLookup } from '../lookup/timed-lookup.ts';
 import type { Engine } from '../lookup/engine.ts';
-import type { ReverseDns } from '../dns/reverse-dns.ts';
-import { nameIfCached } from '../dns/record-hostname.ts';
+import type { ReverseDns } from '../reverse-dns/reverse-dns.ts';
+import { nameIfCached } from '../reverse-dns/record-hostname.ts';
 
 const PREFIX = '/lookup/';
 

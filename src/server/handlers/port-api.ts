@@ -11,12 +11,26 @@
  * routes.ts does not opt in, so http/route-table.ts sends no Access-Control-* header):
  * another site's page must not learn which ports its visitors have open, nor probe them.
  */
+import { connect } from 'node:net';
 import { nat64Embedded, reservedKind, type ParsedIp, type ReservedKind } from '../../lib/ip-address.ts';
 import { clientKey } from '../../lib/client-key.ts';
 import { json, jsonError, methodNotAllowed, text, type AppRequest, type Handler } from '../http/handler.ts';
-import { tcpProbe } from '../net/tcp-probe.ts';
 
 const PREFIX = '/port/';
+
+/** How long a connect may take before the port counts as not reachable. */
+export const PROBE_TIMEOUT_MS = 2000;
+
+/** Whether `ip`:`port` accepts a TCP connection within `timeoutMs`: one connect, closed at once. Never rejects. */
+export function tcpProbe(ip: string, port: number, timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: ip, port, timeout: timeoutMs });
+    const done = (reachable: boolean) => { socket.destroy(); resolve(reachable); };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
 
 /** Checks one client may have in flight at once. */
 export const MAX_CHECKS_IN_FLIGHT = 3;

@@ -2,7 +2,7 @@
  * Every worker's state on /healthz, whichever worker answers: each worker sends the cluster
  * primary its first word and its parts' states every REPORT_MS, and the primary sends every
  * worker the whole table each time one arrives (over the workers' IPC channel, as
- * dns/notes-shared.ts does). A worker then lists each one (`worker 2: ok, 1 s ago`), and
+ * dns-leak/notes-shared.ts does). A worker then lists each one (`worker 2: ok, 1 s ago`), and
  * /healthz says `degraded` when any worker is, or has not reported for STALE_MS (its event
  * loop stuck). A worker that exits leaves the table.
  */

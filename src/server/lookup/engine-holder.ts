@@ -10,9 +10,9 @@
  * lists are the same object across swaps (they reload their own files). What is built from
  * the engine's data elsewhere (the network index) hears of each swap through `onSwap`.
  */
-import path from 'node:path';
 import { createEngine, type Engine } from './engine.ts';
-import { PACKAGES_STAMP, type SourceOptions } from './sources.ts';
+import type { SourceOptions } from '../data/sources.ts';
+import { packagesStamp } from '../data/layout.ts';
 import { collectGarbage } from '../utils/collect-garbage.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { watchForChanges } from '../utils/watch-file.ts';
@@ -116,7 +116,7 @@ export class EngineHolder implements Engine {
 
   /** Polls the stamp file under DATA_DIR and reopens the databases whenever it changes. */
   watch(options: SourceOptions & { dataDir: string }, pollMs = STAMP_POLL_MS): this {
-    const stamp = path.join(options.dataDir, 'ip-location-db', PACKAGES_STAMP);
+    const stamp = packagesStamp(options.dataDir);
     let opening = Promise.resolve();
     this.unwatch = watchForChanges(stamp, pollMs, (now) => {
       if (now.mtimeMs === 0) return;

@@ -15,12 +15,12 @@ import { privacyOf, reservedPrivacy } from '../../lib/privacy.ts';
 import { UNKNOWN, type GpsLocation, type IpInfo, type LookupRequest, type LookupResponse, type Privacy, type VpnResult, type WebrtcAddress } from '../../lib/record.ts';
 import { judgeVpn } from '../../lib/vpn-score.ts';
 import { classifyWebrtc, webrtcLeaks, type Network } from '../../lib/webrtc-leak.ts';
-import { emptyPlace, type Place } from './city-source.ts';
+import { emptyPlace, type Place } from '../data/city-source.ts';
 import { detectDevice } from './device.ts';
 import { choosePlace, countryName, fillBlanks } from './merge-place.ts';
 import { OrgTraits } from './network-type.ts';
-import { toWords } from './sorted-ranges.ts';
-import { openSources, type SourceOptions, type Sources } from './sources.ts';
+import { toWords } from '../data/sorted-ranges.ts';
+import { openSources, type SourceOptions, type Sources } from '../data/sources.ts';
 import { NO_LISTS, PrivacyMemo } from './privacy-memo.ts';
 
 export interface LookupContext {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPlace, type Place } from './city-source.ts';
+import { emptyPlace, type Place } from '../data/city-source.ts';
 import { choosePlace, countryName, fillBlanks, onlyZoneOf } from './merge-place.ts';
 
 const place = (values: Partial<Place>): Place => ({ ...emptyPlace(), ...values });

@@ -14,7 +14,7 @@ import tzLookup from '@photostructure/tz-lookup';
 import { PREFERRED_SOURCE, type PreferredSource } from '../../lib/accuracy-model.ts';
 import { CONSENSUS_BANDS_KM, consensusBand } from '../../lib/confidence.ts';
 import { UNKNOWN } from '../../lib/record.ts';
-import type { Place } from './city-source.ts';
+import type { Place } from '../data/city-source.ts';
 
 const AGREEMENT_KM = CONSENSUS_BANDS_KM[2];
 

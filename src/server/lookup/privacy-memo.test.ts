@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListCheck, PrivacyEvidence } from '../../lib/privacy.ts';
 import { engineFrom, type Engine } from './engine.ts';
-import { defaultListPaths, type PrivacyLists } from './privacy-lists.ts';
+import { defaultListPaths, type PrivacyLists } from '../data/privacy-lists.ts';
 import { PrivacyMemo } from './privacy-memo.ts';
-import { openSources, type Sources } from './sources.ts';
+import { openSources, type Sources } from '../data/sources.ts';
 
 const MIN = 60_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'privacy-memo-'));

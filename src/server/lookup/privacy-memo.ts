@@ -14,7 +14,7 @@ import { privacyOf, type ListCheck, type PrivacyEvidence } from '../../lib/priva
 import { UNKNOWN, type Privacy, type VpnResult } from '../../lib/record.ts';
 import { judgeVpn, type VpnEvidence } from '../../lib/vpn-score.ts';
 import { BoundedMap } from '../utils/bounded-map.ts';
-import type { PrivacyLists } from './privacy-lists.ts';
+import type { PrivacyLists } from '../data/privacy-lists.ts';
 
 /** Networks whose verdicts are kept (a few hundred bytes each). */
 export const PRIVACY_MEMO_SIZE = 8192;

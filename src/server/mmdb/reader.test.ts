@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIp } from '../../lib/ip-address.ts';
 import { shortestFloat32 } from './decoder.ts';
 import { MmdbReader, NOT_FOUND } from './reader.ts';
-import { toWords } from '../lookup/sorted-ranges.ts';
+import { toWords } from '../data/sorted-ranges.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { childTask, writeBeside } from '../utils/child-task.ts';
-import { AsnIndex } from '../lookup/asn-index.ts';
-import { openAsnIndex } from '../lookup/sources.ts';
+import { AsnIndex } from '../data/asn-index.ts';
+import { openAsnIndex } from '../data/sources.ts';
 import { buildNetworkData } from './build.ts';
 import { openPlaceReaders } from './build-input.ts';
 import { encodeNetworkIndex } from './index-file.ts';

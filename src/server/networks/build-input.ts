@@ -2,7 +2,7 @@
  * The place files a network index is built over, opened: shared by load.ts (a build in this
  * thread), build-child.ts and scripts/build-network-index.ts.
  */
-import { openMmdb } from '../lookup/city-source.ts';
+import { openMmdb } from '../data/city-source.ts';
 import type { PlaceReaders } from './build.ts';
 
 /** Opens DB-IP City's IPv4 and IPv6 files; none, or a file that cannot be read, leaves its family without places. */

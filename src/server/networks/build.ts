@@ -8,8 +8,8 @@
  * docs/benchmarks.md, "Load and build times").
  */
 import { forEachCidr4, forEachCidr6 } from '../../lib/cidr.ts';
-import type { AsnIndex } from '../lookup/asn-index.ts';
-import { emptyPlace, readPlace } from '../lookup/city-source.ts';
+import type { AsnIndex } from '../data/asn-index.ts';
+import { emptyPlace, readPlace } from '../data/city-source.ts';
 import { shortestFloat32 } from '../mmdb/decoder.ts';
 import { NOT_FOUND, type MmdbReader } from '../mmdb/reader.ts';
 import { foldName } from '../cities/fold.ts';

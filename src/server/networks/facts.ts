@@ -7,7 +7,7 @@
 import { NETWORK_LISTS, type NetworkRecord, type NetworkSummaryRecord } from '../../lib/network-record.ts';
 import { countryName } from '../lookup/merge-place.ts';
 import { networkTypeWithReason } from '../lookup/network-type.ts';
-import type { PrivacyLists } from '../lookup/privacy-lists.ts';
+import type { PrivacyLists } from '../data/privacy-lists.ts';
 import type { Network, NetworkIndex, NetworkSummary } from './network-index.ts';
 
 /** A share, 0-1, as it is: a list may hold one /48 of millions (rounded, it would read as none or as twice that). */

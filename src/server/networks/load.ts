@@ -13,11 +13,12 @@
  * and stays when the rebuild fails. A built index is kept beside the data packages under
  * DATA_DIR, where the next start finds it.
  */
+import { keptIndexFile } from '../data/layout.ts';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AsnIndex } from '../lookup/asn-index.ts';
-import { dbipCityFiles } from '../lookup/sources.ts';
+import { AsnIndex } from '../data/asn-index.ts';
+import { dbipCityFiles } from '../data/sources.ts';
 import { loadBuiltIndex, type IndexHandle, type IndexPlan } from '../built-index/loader.ts';
 import { runChildTask } from '../utils/child-task.ts';
 import { buildNetworkData } from './build.ts';
@@ -48,7 +49,7 @@ export function placeFiles(spec: NetworkRebuildSpec): { v4: string; v6: string; 
 
 /** Where a built index is kept: beside the data packages under DATA_DIR. */
 export function rebuiltNetworkFile(dataDir: string): string {
-  return path.join(dataDir, 'ip-location-db', 'network-index.bin');
+  return keptIndexFile(dataDir, 'network-index.bin');
 }
 
 export interface NetworkLoadOptions {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseIp } from '../../lib/ip-address.ts';
 import { writeMmdb } from '../../../tests/fixtures/mmdb-writer.ts';
-import { AsnIndex } from '../lookup/asn-index.ts';
+import { AsnIndex } from '../data/asn-index.ts';
 import { MmdbReader } from '../mmdb/reader.ts';
 import { buildNetworkData } from './build.ts';
 import { decodeNetworkIndex, encodeNetworkIndex } from './index-file.ts';

@@ -9,7 +9,7 @@
 import { forEachCidr4, forEachCidr6 } from '../../lib/cidr.ts';
 import { formatIp } from '../../lib/ip-address.ts';
 import { foldName } from '../cities/fold.ts';
-import { fromWords } from '../lookup/sorted-ranges.ts';
+import { fromWords } from '../data/sorted-ranges.ts';
 import type { NetworkIndexData } from './index-file.ts';
 
 /** How a network's places are counted: by IPv4 address, or by IPv6 /48 when it has no IPv4. */

@@ -92,8 +92,6 @@ ON CONFLICT (day, ip_prefix) DO UPDATE SET at_ms = excluded.at_ms, distance_km =
 WHERE excluded.at_ms < analytics_corrections.at_ms`;
 
 
-/** The database file's name inside DATA_DIR. */
-export const SQLITE_FILE = 'analytics.sqlite';
 
 export class SqliteAnalytics {
   private readonly db: DatabaseSync;

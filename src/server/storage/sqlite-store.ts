@@ -7,13 +7,13 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PeriodWindow } from '../../lib/analytics.ts';
-import { SQLITE_FILE } from './sqlite-db.ts';
+import { ANALYTICS_FILE } from '../data/layout.ts';
 import type { SqliteAnswer, SqliteRequest } from './sqlite-worker.ts';
 import type { AnalyticsStore, Batch, CorrectionCheck, CorrectionRow, PeriodFigures, StoredLookup } from './types.ts';
 
 /** Opens (creating if needed) the database in `dataDir`; rejects when it cannot. */
 export function openSqliteStore(dataDir: string): Promise<AnalyticsStore> {
-  const file = path.join(dataDir, SQLITE_FILE);
+  const file = path.join(dataDir, ANALYTICS_FILE);
   const worker = new Worker(new URL('./sqlite-worker.ts', import.meta.url), { workerData: { file } });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 1;

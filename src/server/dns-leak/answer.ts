@@ -15,7 +15,7 @@
  * 69 out), and more with more addresses. So over
  * UDP no answer is sent larger than UDP_AMPLIFICATION (3) times its query: one that would be
  * goes as header, question and OPT with the TC bit (never larger than the query), and the
- * resolver asks again over TCP, whose answers are whole (src/server/dns/answer.test.ts
+ * resolver asks again over TCP, whose answers are whole (src/server/dns-leak/answer.test.ts
  * builds the worst queries). A zone name of 7 characters or more (x.ab.io: 9 bytes on the
  * wire) never meets it, with two addresses of each family.
  *

@@ -4,6 +4,7 @@
  * source out and is reported as a problem (the engine logs it), and lookups carry on with
  * fewer fields and lower confidence.
  */
+import { keptIndexFile, packageDir } from './layout.ts';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -51,16 +52,6 @@ export interface SourceOptions {
 
 const require = createRequire(import.meta.url);
 
-/** The file under DATA_DIR/ip-location-db/ rewritten after a newer package is unpacked there: running servers then open it (engine-holder.ts). */
-export const PACKAGES_STAMP = 'updated';
-
-/**
- * The folder under a data directory where `npm run data:update` puts a newer copy of a
- * data package ('asn' or '@ip-location-db/asn' → DATA_DIR/ip-location-db/asn).
- */
-export function packageDir(dataDir: string, pkg: string): string {
-  return path.join(dataDir, 'ip-location-db', pkg.split('/').at(-1)!);
-}
 
 /**
  * A city source from one file per family, or one file for both (`v6Path` omitted).
@@ -129,7 +120,7 @@ export function dbipCityFiles(dataDir?: string, dir?: string): { v4: string; v6:
  * DATA_DIR, a file of this process's own in the temporary folder.
  */
 export function compiledAsnFile(dataDir: string | undefined): string {
-  return dataDir ? path.join(dataDir, 'ip-location-db', 'asn-index.bin') : path.join(tmpdir(), `asn-index.${process.pid}.bin`);
+  return dataDir ? keptIndexFile(dataDir, 'asn-index.bin') : path.join(tmpdir(), `asn-index.${process.pid}.bin`);
 }
 
 /** An ASN index file that loads and holds `version`; undefined otherwise. */

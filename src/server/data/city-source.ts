@@ -29,7 +29,7 @@ export interface Place {
   timezone: string;
   /** The source's own accuracy radius in km (MaxMind files' location.accuracy_radius); NaN when it gives none. */
   radiusKm: number;
-  /** Whether `city` names a city of a million people or more (src/server/lookup/big-cities.ts). */
+  /** Whether `city` names a city of a million people or more (src/server/data/big-cities.ts). */
   bigCity: boolean;
   /** The region's ISO 3166-2 code without the country ('CA' of US-CA); '' when the source gives none (DB-IP's flat files). */
   regionCode: string;

@@ -8,6 +8,7 @@
  * later is loaded then. Polled with stat() (utils/watch-file.ts): that survives the rename
  * that replaces a file, and costs one stat per list per interval.
  */
+import { listsDir } from './layout.ts';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ParsedIp } from '../../lib/ip-address.ts';
@@ -39,7 +40,7 @@ export const LIST_SETTINGS: Readonly<Record<PrivacyFlag, string>> = {
 
 /** The default paths under a data directory. */
 export function defaultListPaths(dataDir: string): ListPaths {
-  const entries = Object.entries(DEFAULT_LIST_FILES).map(([kind, file]) => [kind, path.join(dataDir, 'lists', file)]);
+  const entries = Object.entries(DEFAULT_LIST_FILES).map(([kind, file]) => [kind, path.join(listsDir(dataDir), file)]);
   return Object.fromEntries(entries) as ListPaths;
 }
 
