@@ -23,10 +23,15 @@ export default {
     '!src/server/data-update/*.test.ts',
     // A child process's entry: its code runs where Stryker's coverage cannot see; what it calls is mutated and tested in process.
     '!src/server/data-update/*-child.ts',
-    // The cities loader: the pbf reader, the index file, where the index comes from.
+    // The cities loader: the pbf reader, the index file, where the index comes from; the one
+    // format and loader of the built indexes under it.
     'src/server/cities/load.ts',
     'src/server/cities/index-file.ts',
     'src/server/cities/city-data.ts',
+    'src/server/built-index/*.ts',
+    '!src/server/built-index/*.test.ts',
+    // The file watcher the privacy lists and the databases' stamp reload by.
+    'src/server/utils/watch-file.ts',
     // The page shell: compiled from Astro's render at start, filled and compressed per request.
     'src/server/shell/*.ts',
     '!src/server/shell/*.test.ts',

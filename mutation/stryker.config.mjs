@@ -28,10 +28,17 @@ export default {
     '!src/lib/content/queries.ts',
     // The server's rules: client address, rate limit, the API's answers and bulk CSV,
     // the command-line answers (agent match), record building, place merge, network
-    // type, city search, the analytics rollup plan, the UDP responders' per-source budget.
+    // type, city search, the analytics rollup plan, the UDP responders' per-source budget;
+    // the route table (what claims a request, its limits and CORS) and the limit classes, a
+    // step on a maybe-pending value, the timed lookup, the one backoff rule.
     'src/server/http/client-ip.ts',
     'src/server/http/handler.ts',
+    'src/server/http/route-table.ts',
     'src/server/rate-limit/limit.ts',
+    'src/server/rate-limit/classes.ts',
+    'src/server/utils/maybe-promise.ts',
+    'src/server/utils/backoff.ts',
+    'src/server/lookup/timed-lookup.ts',
     'src/server/rate-limit/memory-store.ts',
     'src/server/handlers/lookup-api.ts',
     'src/server/handlers/command-line-api.ts',

@@ -1,8 +1,8 @@
 // `npm run test:mutation [-- --record | --force | stryker options | --score-only]`: makes sure
 // the build is current (the integration tests serve it), runs Stryker twice, once per config
 // (mutation/stryker.config.mjs: the rules, storage, stores and islands' logic;
-// mutation/stryker.areas.config.mjs: the privacy lists, data update, cities loader and page
-// shell, on the tests that do not build the app), each incremental: only mutants whose code or
+// mutation/stryker.areas.config.mjs: the privacy lists, data update, cities loader, built indexes
+// and page shell, on the tests that do not build the app), each incremental: only mutants whose code or
 // covering tests changed since its record (mutation/incremental.json.gz,
 // mutation/incremental-areas.json.gz) are run again; `--force` runs all. Then it reads both JSON
 // reports: prints the mutation score per file and per area, lists every surviving mutant that
@@ -43,7 +43,7 @@ const TARGETS = [
   { area: 'the islands\' logic', match: (file) => file.startsWith('src/islands/'), min: 85 },
   { area: 'the privacy lists', match: (file) => file === 'src/server/data/privacy-lists.ts', min: 85 },
   { area: 'the data update', match: (file) => file.startsWith('src/server/data-update/'), min: 85 },
-  { area: 'the cities loader', match: (file) => /^src\/server\/cities\/(load|index-file|city-data)\.ts$/.test(file), min: 85 },
+  { area: 'the cities loader and the built indexes', match: (file) => /^src\/server\/(cities\/(load|index-file|city-data)|built-index\/\w+)\.ts$/.test(file), min: 85 },
   { area: 'the page shell', match: (file) => file.startsWith('src/server/shell/'), min: 85 },
 ];
 const DETECTED = new Set(['Killed', 'Timeout']);
