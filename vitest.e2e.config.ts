@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     globalSetup: ['tests/support/temp-root.ts'],
     hookTimeout: 60_000,
+    // Per-file times to reports/test-times/e2e.json (docs/testing.md).
+    reporters: ['default', ['./tests/support/durations-reporter.ts', { name: 'e2e' }]],
     // Two cores: one browser at a time keeps timings honest.
     fileParallelism: false,
   },
