@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.test.ts'],
     testTimeout: 60_000,
-    globalSetup: ['tests/support/temp-root.ts'],
+    // One built server and one Chromium for the run, shared by the files that need only those.
+    globalSetup: ['tests/support/temp-root.ts', 'tests/support/e2e-fixture.ts'],
     hookTimeout: 60_000,
     // Per-file times to reports/test-times/e2e.json (docs/testing.md).
     reporters: ['default', ['./tests/support/durations-reporter.ts', { name: 'e2e' }]],

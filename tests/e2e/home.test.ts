@@ -8,23 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import type { LookupResponse } from '../../src/lib/record.ts';
-import { AS_VISITOR, hydrated, launchBrowser, startServer, VISITOR, visitorRecord, type RunningServer } from '../support/browser-harness.ts';
+import { AS_VISITOR, hydrated, launchBrowser, VISITOR, visitorRecord } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
 let expected: LookupResponse;
 /** The address's timezone when the databases name one (else the browser keeps its own). */
 let timezoneId: string | undefined;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  server = sharedServer();
+  browser = await launchBrowser();
   ({ expected, timezoneId } = await visitorRecord(server.url));
 });
 afterAll(async () => {
-  // A server that died mid-run explains every later failure: show what it said.
-  if (server && server.process.exitCode !== null) console.error(`server exited early:\n${server.output()}`);
   await browser?.close();
-  await server?.stop();
 });
 
 /**
