@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
@@ -33,12 +33,10 @@ beforeAll(async () => {
     expect(res.status).toBe(status);
   }
   // The queue writes off the request path: wait until /healthz counts all five rows written.
-  for (let tries = 0; ; tries++) {
+  await vi.waitFor(async () => {
     const health = await (await fetch(`${server.url}/healthz`, { headers: { accept: 'application/json' } })).json() as { parts: { analytics: { written: number; queued: number } } };
-    if (health.parts.analytics.written === 5 && health.parts.analytics.queued === 0) break;
-    if (tries === 200) throw new Error(`the analytics queue never wrote the five rows: ${JSON.stringify(health.parts.analytics)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    if (health.parts.analytics.written !== 5 || health.parts.analytics.queued !== 0) throw new Error(`the analytics queue never wrote the five rows: ${JSON.stringify(health.parts.analytics)}`);
+  }, { timeout: 20_000, interval: 100 });
 });
 afterAll(async () => { await browser?.close(); await server?.stop(); });
 
