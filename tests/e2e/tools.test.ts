@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { hydrated, launchBrowser, startServer } from '../support/browser-harness.ts';
+import { downloadText, hydrated, launchBrowser, startServer } from '../support/browser-harness.ts';
 import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 import { freeUdpPort, startStunRelay } from '../support/stun-relay.ts';
 
@@ -113,7 +113,7 @@ describe('/ip-3 bulk lookup', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('ip-bulk-lookup.csv');
-    const csv = parseCsv(await readFile((await download.path())!, 'utf8'));
+    const csv = parseCsv(await downloadText(download));
     const header = csv[0]!;
     expect(header.join(',')).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,hostname,hostname_confirmed,error');
     const records = csv.slice(1).filter((r) => r.some((f) => f !== ''));

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type LaunchOptions, type Page } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
 import { OFFLINE_ENV } from './offline-env.ts';
 
@@ -116,6 +116,16 @@ export function hydrated(page: Page): Promise<unknown> {
       return child.checkVisibility() && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
     });
   }));
+}
+
+/**
+ * What a download holds, as text. Read as a stream: a browser the test connected to (the run's
+ * shared one) keeps its downloads on its own side, where `download.path()` cannot reach.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Every URL the sitemap lists, rewritten onto the test server's origin. */
