@@ -1,5 +1,6 @@
 // End-to-end tests: a real Chromium (playwright-core) against the built server.
 import { defineConfig } from 'vitest/config';
+import SlowestFirstSequencer from './tests/support/slowest-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -10,7 +11,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Per-file times to reports/test-times/e2e.json (docs/testing.md).
     reporters: ['default', ['./tests/support/durations-reporter.ts', { name: 'e2e' }]],
-    // Two cores: one browser at a time keeps timings honest.
-    fileParallelism: false,
+    // Two files at a time, on two cores, the slowest first: the two files of minutes (axe over
+    // every page, in each scheme) then overlap instead of running one after the other.
+    fileParallelism: true,
+    maxWorkers: 2,
+    sequence: { sequencer: SlowestFirstSequencer },
   },
 });
