@@ -80,7 +80,7 @@ export function chromiumPath(): string {
 }
 
 /** How the browser tests start Chromium: headless, with the flags this closed network needs. */
-export const BROWSER_LAUNCH_OPTIONS = (): LaunchOptions => ({
+export const browserLaunchOptions = (): LaunchOptions => ({
   executablePath: chromiumPath(),
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -95,10 +95,9 @@ export const BROWSER_ENDPOINT = 'E2E_SHARED_BROWSER_WS';
  * The run's Chromium (started once by e2e-fixture.ts, beside this file) when there is one, else
  * a Chromium of its own. Either way `close()` closes what this caller opened.
  */
-
 export function launchBrowser(): Promise<Browser> {
   const shared = process.env[BROWSER_ENDPOINT];
-  return shared ? chromium.connect(shared) : chromium.launch(BROWSER_LAUNCH_OPTIONS());
+  return shared ? chromium.connect(shared) : chromium.launch(browserLaunchOptions());
 }
 
 /**

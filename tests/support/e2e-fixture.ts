@@ -13,7 +13,7 @@
  * each other, and what one file sent must not answer another's page with 429.
  */
 import { chromium, type BrowserServer } from 'playwright-core';
-import { BROWSER_ENDPOINT, BROWSER_LAUNCH_OPTIONS, startServer, type RunningServer } from './browser-harness.ts';
+import { BROWSER_ENDPOINT, browserLaunchOptions, startServer, type RunningServer } from './browser-harness.ts';
 
 /** Where the workers find the shared server and browser: in the environment they inherit. */
 const SERVER_URL = 'E2E_SHARED_SERVER_URL';
@@ -33,7 +33,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   let server: RunningServer | undefined;
   let browser: BrowserServer | undefined;
   try {
-    [server, browser] = await Promise.all([startServer(SHARED_SERVER_ENV), chromium.launchServer(BROWSER_LAUNCH_OPTIONS())]);
+    [server, browser] = await Promise.all([startServer(SHARED_SERVER_ENV), chromium.launchServer(browserLaunchOptions())]);
   } catch (error) {
     await Promise.allSettled([server?.stop(), browser?.close()]);
     throw error;
