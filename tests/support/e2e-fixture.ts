@@ -30,22 +30,22 @@ export function sharedServer(): SharedServer {
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
-  let server: RunningServer | undefined;
-  let browser: BrowserServer | undefined;
-  try {
-    [server, browser] = await Promise.all([startServer(SHARED_SERVER_ENV), chromium.launchServer(browserLaunchOptions())]);
-  } catch (error) {
-    await Promise.allSettled([server?.stop(), browser?.close()]);
-    throw error;
+  const [started, launched] = await Promise.allSettled([startServer(SHARED_SERVER_ENV), chromium.launchServer(browserLaunchOptions())]);
+  if (started.status === 'rejected' || launched.status === 'rejected') {
+    // Neither is of use without the other: stop the one that started, report the one that did not.
+    if (started.status === 'fulfilled') await started.value.stop();
+    if (launched.status === 'fulfilled') await launched.value.close();
+    throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
   }
+  const server: RunningServer = started.value;
+  const browser: BrowserServer = launched.value;
   process.env[SERVER_URL] = server.url;
   process.env[BROWSER_ENDPOINT] = browser.wsEndpoint();
-  const [s, b] = [server, browser];
   return async () => {
     delete process.env[SERVER_URL];
     delete process.env[BROWSER_ENDPOINT];
     // A server that died mid-run explains every later failure: show what it said.
-    if (s.process.exitCode !== null) console.error(`shared server exited early:\n${s.output()}`);
-    await Promise.all([b.close(), s.stop()]);
+    if (server.process.exitCode !== null) console.error(`shared server exited early:\n${server.output()}`);
+    await Promise.all([browser.close(), server.stop()]);
   };
 }
