@@ -11,8 +11,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Per-file times to reports/test-times/e2e.json (docs/testing.md).
     reporters: ['default', ['./tests/support/durations-reporter.ts', { name: 'e2e' }]],
-    // Two files at a time, on two cores, the slowest first: the two files of minutes (axe over
-    // every page, in each scheme) then overlap instead of running one after the other.
+    // Two files at a time, on two cores, the slowest first so that no file of minutes starts
+    // last. What gains is the files that mostly wait (hydration, timers, servers starting); the
+    // two axe files are CPU-bound and take as long side by side as one after the other.
     fileParallelism: true,
     maxWorkers: 2,
     sequence: { sequencer: SlowestFirstSequencer },
