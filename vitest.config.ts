@@ -8,5 +8,7 @@ export default getViteConfig({
     exclude: ['tests/e2e/**', 'node_modules/**', 'dist/**'],
     testTimeout: 20_000,
     globalSetup: ['tests/support/temp-root.ts'],
+    // Per-file times to reports/test-times/unit.json (docs/testing.md).
+    reporters: ['default', ['./tests/support/durations-reporter.ts', { name: 'unit' }]],
   },
 });

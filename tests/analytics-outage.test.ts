@@ -50,13 +50,14 @@ async function analyticsHealth(server: TestServer) {
   return (await res.json()).parts.analytics as { state: string; queued: number; dropped: number; written: number };
 }
 
+/** The first value `read` gives that is `done`, or the last one read when none is within `ms` (the caller's assert says what is wrong). */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let value: T | undefined;
+  await vi.waitFor(async () => {
+    value = await read();
+    if (!done(value)) throw new Error('not yet');
+  }, { timeout: ms, interval: 100 }).catch(() => undefined);
+  return value ?? await read();
 }
 
 async function countRows(url: string): Promise<number> {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { startServer } from './support/browser-harness.ts';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'analytics-workers-'));
@@ -22,7 +22,7 @@ it('writes every lookup from both workers into one SQLite file, and flushes on S
   const server = await startServer({ WEB_CONCURRENCY: '2', DATA_DIR: dataDir, TRUST_PROXY: 'loopback' });
   try {
     // Both workers listen before the burst, so connections go to both.
-    for (let i = 0; i < 100 && (server.output().match(/listening on/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect((server.output().match(/listening on/g) ?? []).length).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 100 }).catch(() => undefined);
     expect((server.output().match(/listening on/g) ?? []).length).toBe(2);
     const N = 2000;
     const states = new Set<string>();

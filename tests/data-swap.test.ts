@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../src/server/lookup/engine.ts';
 import { EngineHolder } from '../src/server/lookup/engine-holder.ts';
 import { compiledAsnFile, openAsnIndex } from '../src/server/data/sources.ts';
@@ -61,8 +61,7 @@ describe('a newer database, without a restart', () => {
       const load = Array.from({ length: 16 }, (_, i) => loop(i % 2 ? '/json?ip=1.0.0.1' : '/api/lookup/1.0.0.1'));
       writeAsnPackage(server.dataDir, '9.0.0');
       announce(server.dataDir);
-      const deadline = Date.now() + 20_000;
-      while (server.routes.engine.swapCount === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await vi.waitFor(() => expect(server.routes.engine.swapCount).not.toBe(0), { timeout: 20_000, interval: 50 }).catch(() => undefined);
       expect(server.routes.engine.swapCount).toBe(1);
       // Load goes on after the swap: every later answer must be the new data's, the memo's included.
       const after = new Map(seen);
@@ -142,13 +141,13 @@ describe('a newer database, without a restart', () => {
       writeAsnPackage(server.dataDir, '9.0.3');
       announce(server.dataDir);
       const statuses = new Set<number>();
-      const deadline = Date.now() + 45_000;
       let answer = await network(64500);
-      while (answer.status !== 200 && Date.now() < deadline) {
+      await vi.waitFor(async () => {
+        if (answer.status === 200) return;
         statuses.add(answer.status);
-        await new Promise((r) => setTimeout(r, 100));
         answer = await network(64500);
-      }
+        if (answer.status !== 200) throw new Error(`network 64500 still answers ${answer.status}`);
+      }, { timeout: 45_000, interval: 100 }).catch(() => undefined);
       // Until the rebuilt index is in, the old one answers: the network is unknown, never an error.
       expect([...statuses]).toEqual([404]);
       expect(answer.status).toBe(200);

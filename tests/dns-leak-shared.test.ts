@@ -4,7 +4,7 @@
  * workers share their notes through the cluster primary; with REDIS_URL two servers share
  * them through Redis (src/server/dns-leak/notes-shared.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from './support/browser-harness.ts';
 import { sendDnsQuery } from './support/dns-query.ts';
 import { testRedis, uniquePrefix } from './support/redis.ts';
@@ -16,15 +16,13 @@ const ask = (url: string, init: RequestInit = {}) => fetch(url, { ...init, heade
 
 /** Resolves with the DNS port once `count` processes say their responder listens. */
 async function dnsPort(server: RunningServer, count: number): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const ports = [...server.output().matchAll(/DNS leak test responder on udp and tcp port (\d+)/g)].map((m) => Number(m[1]));
-    if (ports.length >= count) {
-      expect(new Set(ports).size).toBe(1);
-      return ports[0]!;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`the DNS responder did not start in ${count} processes:\n${server.output()}`);
+  const ports = await vi.waitFor(() => {
+    const found = [...server.output().matchAll(/DNS leak test responder on udp and tcp port (\d+)/g)].map((m) => Number(m[1]));
+    if (found.length < count) throw new Error(`the DNS responder did not start in ${count} processes:\n${server.output()}`);
+    return found;
+  }, { timeout: 10_000, interval: 50 });
+  expect(new Set(ports).size).toBe(1);
+  return ports[0]!;
 }
 
 interface Started { token: string; names: string[] }
@@ -36,12 +34,12 @@ interface Seen { names_seen: number; resolvers: Array<{ ip: string; transports: 
  */
 async function seenOnce(url: string, token: string, names: number): Promise<Seen> {
   let seen: Seen | undefined;
-  for (let i = 0; i < 60 && seen?.names_seen !== names; i++) {
-    if (i) await new Promise((r) => setTimeout(r, 50));
+  await vi.waitFor(async () => {
     const res = await ask(`${url}/api/dns-leak/${token}`);
     expect(res.status).toBe(200);
     seen = await res.json() as Seen;
-  }
+    if (seen.names_seen !== names) throw new Error(`${seen.names_seen} names seen, not ${names}`);
+  }, { timeout: 3_000, interval: 50 }).catch((error: unknown) => { if (!seen) throw error; });
   return seen!;
 }
 

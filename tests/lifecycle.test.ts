@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { Agent, request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from './support/browser-harness.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -87,15 +87,15 @@ describe('with two workers', () => {
   it('replaces a worker that dies, says so once, and keeps answering', async () => {
     const server = await startServer({ WEB_CONCURRENCY: '2' });
     try {
-      for (let i = 0; i < 300 && (server.output().match(/listening on/g) ?? []).length < 2; i++) await sleep(100);
+      await vi.waitFor(() => expect((server.output().match(/listening on/g) ?? []).length).toBeGreaterThanOrEqual(2), { timeout: 30_000, interval: 100 }).catch(() => undefined);
       const before = workerPids(server);
       expect(before).toHaveLength(2);
       process.kill(before[0]!, 'SIGKILL');
       let after = workerPids(server);
-      for (let i = 0; i < 100 && (after.length < 2 || after.includes(before[0]!)); i++) {
-        await sleep(100);
+      await vi.waitFor(() => {
         after = workerPids(server);
-      }
+        if (after.length < 2 || after.includes(before[0]!)) throw new Error('the dead worker is not replaced yet');
+      }, { timeout: 10_000, interval: 100 }).catch(() => undefined);
       expect(after).toHaveLength(2);
       expect(after).not.toContain(before[0]);
       for (let i = 0; i < 10; i++) expect((await fetch(server.url + '/ip')).status).toBe(200);
@@ -116,7 +116,7 @@ describe('with two workers', () => {
     child.stdout.on('data', (d) => { output += d; });
     child.stderr.on('data', (d) => { output += d; });
     try {
-      for (let i = 0; i < 400 && (output.match(/starting another in 2 s/g) ?? []).length < 1; i++) await sleep(100);
+      await vi.waitFor(() => expect(output).toContain('starting another in 2 s'), { timeout: 40_000, interval: 100 }).catch(() => undefined);
       const deaths = output.split('\n').filter((l) => /^worker \d+ died/.test(l));
       expect(deaths[0]).toMatch(/died \(exit code 1\); starting another in 1 s$/);
       expect(deaths.some((l) => l.endsWith('starting another in 2 s'))).toBe(true);

@@ -40,13 +40,8 @@ afterAll(async () => {
 });
 
 const source = (id: string) => LIST_SOURCES.find((s) => s.id === id)!;
-const until = async (done: () => boolean, what: string, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = (done: () => boolean, what: string, ms = 10_000) =>
+  vi.waitFor(() => { if (!done()) throw new Error(`timed out waiting for ${what}`); }, { timeout: ms, interval: 20 });
 
 function ask(lists: PrivacyLists, ip: string) {
   const parsed = parseIp(ip)!;

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IpInfoSchema } from '../src/lib/record.ts';
 import { engineFrom, type Engine } from '../src/server/lookup/engine.ts';
 import { defaultListPaths, PrivacyLists } from '../src/server/data/privacy-lists.ts';
@@ -24,12 +24,8 @@ let lists: PrivacyLists;
 let engine: Engine;
 
 /** Polls until `check` holds (the lists are polled every 50 ms here). */
-async function eventually(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting for the list to reload');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+function eventually(check: () => boolean, ms = 5000): Promise<void> {
+  return vi.waitFor(() => { if (!check()) throw new Error('timed out waiting for the list to reload'); }, { timeout: ms, interval: 25 });
 }
 
 beforeAll(async () => {

@@ -31,11 +31,10 @@ const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537
 
 /** Resolves once `state` (a store's, or a /healthz) says Redis answers: until then a new store fails open. */
 async function connected(state: () => string | Promise<string>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (/Redis \(.*\), ok$/m.test(await state())) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`Redis did not connect: ${await state()}`);
+  await vi.waitFor(async () => {
+    const now = await state();
+    if (!/Redis \(.*\), ok$/m.test(now)) throw new Error(`Redis did not connect: ${now}`);
+  }, { timeout: 5_000, interval: 50 });
 }
 
 describe('across the workers of one machine (WEB_CONCURRENCY=2)', () => {
@@ -207,11 +206,10 @@ describe.skipIf(sharedRedis.skip)('what Redis holds (RATE_LIMIT_SECRET)', () => 
 async function ownRedis(port?: number): Promise<{ port: number; process: ChildProcess }> {
   const free = port ?? await new Promise<number>((resolve) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); }); });
   const child = spawn('redis-server', ['--port', String(free), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
+  await vi.waitFor(async () => {
     const up = await new Promise<boolean>((resolve) => { const s = createServer(); s.once('error', () => resolve(true)); s.listen(free, '127.0.0.1', () => s.close(() => resolve(false))); });
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    if (!up) throw new Error(`redis-server does not listen on ${free} yet`);
+  }, { timeout: 5_000, interval: 50 }).catch(() => undefined);
   return { port: free, process: child };
 }
 
@@ -226,17 +224,18 @@ describe.skipIf(sharedRedis.skip)('when Redis goes away and comes back', () => {
       // Connected first (on a busy machine that can take longer than any fixed wait).
       await vi.waitFor(() => expect(store.state()).toMatch(/, ok$/), { timeout: 10_000, interval: 50 });
       expect([await status(), await status(), await status()]).toEqual([200, 200, 429]);
+      const gone = new Promise((r) => redis.process.once('exit', r));
       redis.process.kill('SIGKILL');
-      await new Promise((r) => setTimeout(r, 300));
+      await gone;
       expect([await status(), await status(), await status()]).toEqual([200, 200, 200]);
       expect(store.state()).toMatch(/does not answer, failing open|not connected, failing open/);
       redis = await ownRedis(redis.port);
       // ioredis reconnects on its own schedule; the limit returns with it (a new, empty Redis).
       let back: number[] = [];
-      for (let i = 0; i < 50 && !back.includes(429); i++) {
-        await new Promise((r) => setTimeout(r, 200));
+      await vi.waitFor(async () => {
         back = [await status(), await status(), await status()];
-      }
+        expect(back).toContain(429);
+      }, { timeout: 10_000, interval: 200 }).catch(() => undefined);
       expect(back).toContain(429);
       expect(error.mock.calls.map((c) => String(c[0]))).toEqual([
         expect.stringMatching(/^rate limit: Redis \(127\.0\.0\.1:\d+\) does not answer/),

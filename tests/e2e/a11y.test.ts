@@ -2,18 +2,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, launchBrowser, NETWORK_PAGES, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { builtSitemapPaths, launchBrowser, NETWORK_PAGES } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
 const PATHS = [...builtSitemapPaths(), ...NETWORK_PAGES, '/this-page-does-not-exist'];
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
 let context: BrowserContext;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  server = sharedServer();
+  browser = await launchBrowser();
   context = await browser.newContext();
 });
-afterAll(async () => { await context?.close(); await browser?.close(); await server?.stop(); });
+afterAll(async () => { await context?.close(); await browser?.close(); });
 
 it('covers the home page and every other sitemap page', () => {
   expect(PATHS).toContain('/');

@@ -6,11 +6,10 @@
  * lookups, empty and failed answers show the empty state, and axe finds nothing. Headless Chromium is a bot to isbot, so the browser's own visits
  * are not recorded: the rows are the ones seeded here.
  */
-import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { downloadText, hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** Seeded visitors: two from one British /24, one from an IPv6 /48 the databases place in Canada. */
@@ -33,12 +32,10 @@ beforeAll(async () => {
     expect(res.status).toBe(status);
   }
   // The queue writes off the request path: wait until /healthz counts all five rows written.
-  for (let tries = 0; ; tries++) {
+  await vi.waitFor(async () => {
     const health = await (await fetch(`${server.url}/healthz`, { headers: { accept: 'application/json' } })).json() as { parts: { analytics: { written: number; queued: number } } };
-    if (health.parts.analytics.written === 5 && health.parts.analytics.queued === 0) break;
-    if (tries === 200) throw new Error(`the analytics queue never wrote the five rows: ${JSON.stringify(health.parts.analytics)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    if (health.parts.analytics.written !== 5 || health.parts.analytics.queued !== 0) throw new Error(`the analytics queue never wrote the five rows: ${JSON.stringify(health.parts.analytics)}`);
+  }, { timeout: 20_000, interval: 100 });
 });
 afterAll(async () => { await browser?.close(); await server?.stop(); });
 
@@ -105,7 +102,7 @@ describe('for the operator (loopback)', () => {
     await page.getByRole('link', { name: 'Export CSV' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('ip-analytics-7d.csv');
-    const lines = (await readFile((await file.path())!, 'utf8')).trim().split('\r\n');
+    const lines = (await downloadText(file)).trim().split('\r\n');
     expect(lines[0]).toBe('ip,city,country,vpn_detected,timestamp');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['2001:4860:4860::/48', '81.2.69.x', '81.2.69.x']);
     for (const ip of VISITORS) expect(lines.join('\n')).not.toContain(ip);

@@ -6,12 +6,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { launchBrowser } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
-beforeAll(async () => { [server, browser] = await Promise.all([startServer(), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+beforeAll(async () => { server = sharedServer(); browser = await launchBrowser(); });
+afterAll(async () => { await browser?.close(); });
 
 /** Whether the server maps unknown /blog/* paths to the blog's not-found page (a rule the lead owns). */
 

@@ -6,8 +6,9 @@
  * network page has the same template, and its data's edge cases are tests/asn-api.test.ts's.
  */
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isNetworkPage, sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isNetworkPage, sitemapPaths } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 import { crawl, type Fetched } from '../support/crawler.ts';
 import { structuredDataProblems } from '../support/structured-data.ts';
 
@@ -33,7 +34,7 @@ const REQUIRED_TYPES: Array<[RegExp, string[]]> = [
   [/^\/international$/, ['WebPage']],
 ];
 
-let server: RunningServer;
+let server: SharedServer;
 let pages: Map<string, Fetched>;
 /** Indexable pages reachable by links from `/` alone. */
 let linkedFromHome: string[];
@@ -41,7 +42,7 @@ let sitemap: string[];
 /** The networks' sitemap, apart: it lists the largest networks, not every page a link reaches. */
 let networkSitemap: string[];
 beforeAll(async () => {
-  server = await startServer();
+  server = sharedServer();
   const all = await sitemapPaths(server.url);
   sitemap = all.filter((p) => !isNetworkPage(p));
   networkSitemap = all.filter((p) => isNetworkPage(p));
@@ -50,7 +51,6 @@ beforeAll(async () => {
   const sample = networkSitemap.filter((_, i) => i % Math.ceil(networkSitemap.length / NETWORK_SAMPLE) === 0);
   await crawl(server.url, [...sitemap, ...sample, ...PROBES], pages);
 }, 120_000);
-afterAll(async () => { await server?.stop(); });
 
 const indexable = () => [...pages.values()].filter((p) => p.status === 200 && p.meta && !p.meta.noindex);
 

@@ -6,16 +6,18 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, hydrated, launchBrowser, NETWORK_PAGES, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { builtSitemapPaths, hydrated, launchBrowser, NETWORK_PAGES } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
 let dark: BrowserContext;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  server = sharedServer();
+  browser = await launchBrowser();
   dark = await browser.newContext({ colorScheme: 'dark', extraHTTPHeaders: { 'x-forwarded-for': '8.8.8.8' } });
 });
-afterAll(async () => { await dark?.close(); await browser?.close(); await server?.stop(); });
+afterAll(async () => { await dark?.close(); await browser?.close(); });
 
 it('uses the dark palette when the system asks for it', async () => {
   const page = await dark.newPage();

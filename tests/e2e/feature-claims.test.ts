@@ -6,8 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/browser-harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
 const CONTENT = path.resolve('content');
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(path.join(CONTENT, file), 'utf8')) as T;
@@ -35,7 +35,7 @@ function claims(): Claim[] {
 // A browser's request: `/` answers command-line clients with the bare address instead.
 const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36', accept: 'text/html' };
 
-let server: RunningServer;
+let server: SharedServer;
 const bodies = new Map<string, Promise<{ status: number; body: string }>>();
 /** One GET per distinct path and query. */
 function get(target: string): Promise<{ status: number; body: string }> {
@@ -47,8 +47,7 @@ function get(target: string): Promise<{ status: number; body: string }> {
   return answer;
 }
 
-beforeAll(async () => { server = await startServer(); }, 60_000);
-afterAll(async () => { await server?.stop(); });
+beforeAll(() => { server = sharedServer(); });
 
 const all = claims();
 

@@ -3,28 +3,26 @@
  * address (a trusted proxy's X-Forwarded-For): the record in the first HTML byte, copy,
  * export, refresh with a measured round trip, GPS, errors, the map and the tabs.
  */
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import type { LookupResponse } from '../../src/lib/record.ts';
-import { AS_VISITOR, hydrated, launchBrowser, startServer, VISITOR, visitorRecord, type RunningServer } from '../support/browser-harness.ts';
+import { AS_VISITOR, downloadText, hydrated, launchBrowser, VISITOR, visitorRecord } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
 let expected: LookupResponse;
 /** The address's timezone when the databases name one (else the browser keeps its own). */
 let timezoneId: string | undefined;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  server = sharedServer();
+  browser = await launchBrowser();
   ({ expected, timezoneId } = await visitorRecord(server.url));
 });
 afterAll(async () => {
-  // A server that died mid-run explains every later failure: show what it said.
-  if (server && server.process.exitCode !== null) console.error(`server exited early:\n${server.output()}`);
   await browser?.close();
-  await server?.stop();
 });
 
 /**
@@ -142,7 +140,7 @@ describe('copy and export', () => {
     const { context, page } = await visit({ acceptDownloads: true });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Data' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^ip-info-.+\.json$/);
-    const record = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    const record = JSON.parse(await downloadText(download));
     expect(Object.keys(record).sort()).toEqual(['connection', 'deviceInfo', 'ipInfo', 'language', 'screen', 'timestamp', 'timezone', 'userAgent']);
     expect(new Date(record.timestamp).toISOString()).toBe(record.timestamp);
     expect(record.ipInfo.ip).toBe(VISITOR);

@@ -6,18 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
 import { panelKind } from '../../src/lib/vpn-panel.ts';
-import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { hydrated, launchBrowser } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
 const AS_VISITOR = { 'x-forwarded-for': '8.8.8.8' };
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
 let expected: LookupResponse;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  server = sharedServer();
+  browser = await launchBrowser();
   expected = LookupResponseSchema.parse(await (await fetch(`${server.url}/api/lookup`, { headers: AS_VISITOR })).json());
 });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+afterAll(async () => { await browser?.close(); });
 
 describe("/ip-2, What's My IP Address?", () => {
   it('answers without JavaScript: the record is in the first HTML, not skeletons', async () => {

@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { AS_VISITOR, hydrated, launchBrowser, startServer, VISITOR, type RunningServer } from '../support/browser-harness.ts';
+import { AS_VISITOR, hydrated, launchBrowser, startServer, VISITOR } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
 type Copy = Record<string, string>;
 /** The entry `id` of a content file. */
@@ -17,10 +18,10 @@ const content = <T>(file: string, id: string): T =>
 const TOOLS = { lookup: content<Copy>('ip-tools.json', 'lookup'), bulk: content<Copy>('ip-tools.json', 'bulk') };
 const TEXT = content<{ gps: Copy; webrtc: Copy }>('lookup-text.json', 'lookup');
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
-beforeAll(async () => { [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+beforeAll(async () => { server = sharedServer(); browser = await launchBrowser(); });
+afterAll(async () => { await browser?.close(); });
 
 async function open(path: string, options: BrowserContextOptions = {}, beforeLoad?: (page: Page) => Promise<unknown>, base = server.url) {
   const context = await browser.newContext({ extraHTTPHeaders: AS_VISITOR, ...options });

@@ -9,20 +9,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { hydrated, isNetworkPage, launchBrowser, NETWORK_PAGES, sitemapPaths, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { hydrated, isNetworkPage, launchBrowser, NETWORK_PAGES, sitemapPaths } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
 let phone: BrowserContext;
 let paths: string[];
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]);
+  server = sharedServer();
+  browser = await launchBrowser();
   // A long IPv6 visitor is the widest hero there is.
   phone = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { 'x-forwarded-for': '2001:4860:4860:0:0:0:0:8888' } });
   // The networks' sitemap by its cases: its 3,000 pages share one template.
   paths = [...(await sitemapPaths(server.url)).filter((p) => !isNetworkPage(p)), ...NETWORK_PAGES, '/lookup/2001:4860:4860::8888'];
 });
-afterAll(async () => { await phone?.close(); await browser?.close(); await server?.stop(); });
+afterAll(async () => { await phone?.close(); await browser?.close(); });
 
 describe('at 390 px', () => {
   it('keeps every sitemap page within the screen width', async () => {

@@ -6,12 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { LookupResponseSchema } from '../../src/lib/record.ts';
-import { launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { launchBrowser } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
-beforeAll(async () => { [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+beforeAll(async () => { server = sharedServer(); browser = await launchBrowser(); });
+afterAll(async () => { await browser?.close(); });
 
 const record = async (ip: string) => LookupResponseSchema.parse(await (await fetch(`${server.url}/api/lookup/${ip}`)).json()).data;
 

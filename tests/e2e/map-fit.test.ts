@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { formatAccuracyRadius } from '../../src/lib/badges.ts';
 import { LookupResponseSchema } from '../../src/lib/record.ts';
-import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { hydrated, launchBrowser } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
-beforeAll(async () => { [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+beforeAll(async () => { server = sharedServer(); browser = await launchBrowser(); });
+afterAll(async () => { await browser?.close(); });
 
 /** The circle's and the map's boxes once the circle is inside (after any fly animation), in px. */
 async function framed(page: Page) {

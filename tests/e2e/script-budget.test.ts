@@ -9,17 +9,18 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { AS_VISITOR, hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { AS_VISITOR, hydrated, launchBrowser } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
 const BUDGET_BYTES = 100 * 1024;
 const MAP_CHUNK = /leaflet-map/;
 // Inline scripts the browser runs; data blocks (the page's record, structured data) are not JavaScript.
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/(?:ld\+)?json")[^>]*>([\s\S]*?)<\/script>/g;
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
-beforeAll(async () => { [server, browser] = await Promise.all([startServer({ TRUST_PROXY: 'loopback' }), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+beforeAll(async () => { server = sharedServer(); browser = await launchBrowser(); });
+afterAll(async () => { await browser?.close(); });
 
 /** Gzip bytes (zlib's default level) of each script, read from the server as the browser got it. */
 async function gzipBytes(urls: string[]): Promise<Array<[string, number]>> {

@@ -4,13 +4,14 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { hydrated, launchBrowser, startServer, type RunningServer } from '../support/browser-harness.ts';
+import { downloadText, hydrated, launchBrowser, startServer } from '../support/browser-harness.ts';
+import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 import { freeUdpPort, startStunRelay } from '../support/stun-relay.ts';
 
-let server: RunningServer;
+let server: SharedServer;
 let browser: Browser;
-beforeAll(async () => { [server, browser] = await Promise.all([startServer(), launchBrowser()]); });
-afterAll(async () => { await browser?.close(); await server?.stop(); });
+beforeAll(async () => { server = sharedServer(); browser = await launchBrowser(); });
+afterAll(async () => { await browser?.close(); });
 
 /** Opens a page and waits until every island on it has hydrated; collects CSP complaints and scripts. */
 async function open(base: string, path: string): Promise<{ page: Page; csp: string[]; scripts: string[] }> {
@@ -112,7 +113,7 @@ describe('/ip-3 bulk lookup', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('ip-bulk-lookup.csv');
-    const csv = parseCsv(await readFile((await download.path())!, 'utf8'));
+    const csv = parseCsv(await downloadText(download));
     const header = csv[0]!;
     expect(header.join(',')).toBe('input,ip,country_code,country_name,region,city,latitude,longitude,timezone,asn,asn_org,network_type,vpn_detected,hostname,hostname_confirmed,error');
     const records = csv.slice(1).filter((r) => r.some((f) => f !== ''));

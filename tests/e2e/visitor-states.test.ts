@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { ACCURACY_MINIMUM } from '../../src/lib/analytics.ts';
 import { CitySearchResponseSchema } from '../../src/lib/city-search.ts';
@@ -64,10 +64,9 @@ beforeAll(async () => {
   }
   // The store writes in batches off the request path: wait until it counts them all.
   const counted = async () => ((await (await fetch(`${server.url}/api/analytics?period=7d`)).json()) as { lookups: { value: number } }).lookups.value;
-  for (let tries = 0; (await counted()) < visitors.length; tries++) {
-    if (tries === 100) throw new Error('the analytics store never counted the seeded lookups');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await vi.waitFor(async () => {
+    if ((await counted()) < visitors.length) throw new Error('the analytics store never counted the seeded lookups');
+  }, { timeout: 10_000, interval: 100 });
   const [city] = CitySearchResponseSchema.parse(await (await fetch(`${server.url}/api/cities?q=Munich&limit=1`)).json()).results;
   munich = { ip: HOME, city: city!.city, region: city!.region, country: city!.country, country_code: city!.country_code,
     latitude: city!.latitude, longitude: city!.longitude, verified: true, population: city!.population };

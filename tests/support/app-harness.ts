@@ -10,12 +10,13 @@ import path from 'node:path';
 import { loadConfig } from '../../src/server/config.ts';
 import type { AppListener } from '../../src/server/http/app.ts';
 import { buildApp } from '../../src/server/server.ts';
+import { OFFLINE_ENV } from './offline-env.ts';
 
 /** Answers like fetch, in-process: `request(path, { method, headers, body, peer })`. */
 export type AppRequestFn = AppListener['request'];
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<AppRequestFn> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'whatismyip-app-'));
-  const { app } = await buildApp(loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATA_REFRESH: 'off', REVERSE_DNS: 'off', ...env }), 'dist');
+  const { app } = await buildApp(loadConfig({ ...OFFLINE_ENV, DATA_DIR: dataDir, ...env }), 'dist');
   return app.request;
 }

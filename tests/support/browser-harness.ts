@@ -6,8 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Download, type LaunchOptions, type Page } from 'playwright-core';
 import { LookupResponseSchema, type LookupResponse } from '../../src/lib/record.ts';
+import { OFFLINE_ENV } from './offline-env.ts';
 
 export interface RunningServer {
   url: string;
@@ -21,19 +22,13 @@ export interface RunningServer {
 const BLANK_TILE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * Settings that keep every test on this machine and out of each other's way: blank tiles
+ * Settings that keep every browser test on this machine and out of each other's way, beside
+ * OFFLINE_ENV (offline-env.ts, beside this file), which every harness's servers get: blank tiles
  * instead of a tile server, the STUN responder off (servers started in parallel would all
  * want udp 3478) and a STUN address on loopback where nobody answers. Tests of the WebRTC
  * check set STUN_PORT to a free port (stun-relay.ts, beside this file) and clear PUBLIC_STUN_URL.
  */
-export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9', REVERSE_DNS: 'off' };
-
-/**
- * The data refresher off: a test server must not even try an outside address. A test of
- * the refresher turns it on with every source URL on a local fixture server
- * (fixture-server.ts, beside this file).
- */
-export const OFFLINE_DATA_ENV = { DATA_REFRESH: 'off' };
+export const OFFLINE_CLIENT_ENV = { PUBLIC_TILE_URL: BLANK_TILE, STUN_PORT: '0', PUBLIC_STUN_URL: 'stun:127.0.0.1:9' };
 
 /**
  * Starts `src/server/main.ts` from the build with extra environment; resolves once it
@@ -45,7 +40,7 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
   const removeData = () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['src/server/main.ts'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATABASE_URL: '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...OFFLINE_CLIENT_ENV, ...OFFLINE_DATA_ENV, ...env },
+      env: { ...process.env, ...OFFLINE_ENV, DATABASE_URL: '', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...OFFLINE_CLIENT_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -84,15 +79,25 @@ export function chromiumPath(): string {
   return path;
 }
 
-/** Launches headless Chromium with the flags this closed network needs. */
+/** How the browser tests start Chromium: headless, with the flags this closed network needs. */
+export const browserLaunchOptions = (): LaunchOptions => ({
+  executablePath: chromiumPath(),
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    // WebRTC host candidates as addresses, not mDNS names: no multicast announcements on the LAN.
+    '--disable-features=WebRtcHideLocalIpsWithMdns'],
+});
+
+/** Where a worker finds the run's Chromium (e2e-fixture.ts sets it): in the environment it inherits. */
+export const BROWSER_ENDPOINT = 'E2E_SHARED_BROWSER_WS';
+
+/**
+ * The run's Chromium (started once by e2e-fixture.ts, beside this file) when there is one, else
+ * a Chromium of its own. Either way `close()` closes what this caller opened.
+ */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      // WebRTC host candidates as addresses, not mDNS names: no multicast announcements on the LAN.
-      '--disable-features=WebRtcHideLocalIpsWithMdns'],
-  });
+  const shared = process.env[BROWSER_ENDPOINT];
+  return shared ? chromium.connect(shared) : chromium.launch(browserLaunchOptions());
 }
 
 /**
@@ -110,6 +115,16 @@ export function hydrated(page: Page): Promise<unknown> {
       return child.checkVisibility() && box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
     });
   }));
+}
+
+/**
+ * What a download holds, as text. Read as a stream: a browser the test connected to (the run's
+ * shared one) keeps its downloads on its own side, where `download.path()` cannot reach.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Every URL the sitemap lists, rewritten onto the test server's origin. */

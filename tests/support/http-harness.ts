@@ -10,13 +10,14 @@ import path from 'node:path';
 import { loadConfig } from '../../src/server/config.ts';
 import { createAppServer, type ServerLimits } from '../../src/server/server.ts';
 import type { Routes } from '../../src/server/routes.ts';
+import { OFFLINE_ENV } from './offline-env.ts';
 
 export interface TestServer { url: string; routes: Routes; dataDir: string; close: () => Promise<void> }
 
 /** `limits`: the server's time limits, production's unless given (a test of a timeout passes short ones). */
 export async function startTestServer(env: Record<string, string> = {}, limits: Partial<ServerLimits> = {}): Promise<TestServer> {
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'whatismyip-test-'));
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_REFRESH: 'off', REVERSE_DNS: 'off', ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
+  const config = loadConfig({ ...OFFLINE_ENV, ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
   const { server, routes } = await createAppServer(config, 'dist', limits);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

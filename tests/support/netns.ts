@@ -13,7 +13,8 @@ import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:chi
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { OFFLINE_CLIENT_ENV, OFFLINE_DATA_ENV } from './browser-harness.ts';
+import { OFFLINE_CLIENT_ENV } from './browser-harness.ts';
+import { OFFLINE_ENV } from './offline-env.ts';
 import { requiredService, type RequiredService } from './required-service.ts';
 
 /** A namespace made by the test. */
@@ -115,7 +116,7 @@ export function serveIn(namespace: Namespace, env: Record<string, string>, optio
     ? [process.execPath, ['src/server/main.ts']]
     : ['sh', ['-c', `ulimit -n ${options.ulimit} && exec "$0" src/server/main.ts`, process.execPath]];
   const child = namespace.spawn(command, args, {
-    env: { ...process.env, HOST: '::', PORT: '0', DATABASE_URL: '', DATA_DIR: dataDir, ...OFFLINE_CLIENT_ENV, ...OFFLINE_DATA_ENV, REVERSE_DNS: 'off', ...env },
+    env: { ...process.env, ...OFFLINE_ENV, HOST: '::', DATABASE_URL: '', DATA_DIR: dataDir, ...OFFLINE_CLIENT_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

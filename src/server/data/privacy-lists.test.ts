@@ -236,8 +236,8 @@ describe('polling the files', () => {
     return true;
   }
 
-  async function until(done: () => boolean, what: string): Promise<void> {
-    if (!(await within(done, 5000))) throw new Error(`timed out waiting for ${what}`);
+  function until(done: () => boolean, what: string): Promise<void> {
+    return vi.waitFor(() => { if (!done()) throw new Error(`timed out waiting for ${what}`); }, { timeout: 5000, interval: 10 });
   }
 
   /**
