@@ -5,6 +5,7 @@
  */
 import { endianness } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { headerOf, startOf, withHeader } from '../../../tests/support/container-file.ts';
 import { Container, defineContainer, grown, type ContentsOf } from './container.ts';
 
 const SAMPLE = defineContainer({
@@ -30,23 +31,6 @@ const sample = (): Sample => ({
   empty: [],
 });
 
-interface Header { format: number; byteOrder: string; version: string; parts: Record<string, [number, number, number?]> }
-const headerOf = (file: Buffer) => JSON.parse(file.toString('utf8', 12, 12 + file.readUInt32LE(8))) as Header;
-const startOf = (file: Buffer) => Math.ceil((12 + file.readUInt32LE(8)) / 8) * 8;
-
-/** The same file with its header edited (the parts moved along with it). */
-function withHeader(file: Buffer, edit: (header: Header) => void): Buffer {
-  const header = headerOf(file);
-  edit(header);
-  const json = Buffer.from(JSON.stringify(header));
-  const start = Math.ceil((12 + json.length) / 8) * 8;
-  const out = Buffer.alloc(start + file.length - startOf(file));
-  file.copy(out, 0, 0, 8);
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  file.copy(out, start, startOf(file));
-  return out;
-}
 
 /** Each part as plain values. */
 const plain = (data: Sample) => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, ArrayBuffer.isView(v) ? [...(v as Uint8Array)] : v]));

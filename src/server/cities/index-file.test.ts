@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { headerOf, startOf, withHeader } from '../../../tests/support/container-file.ts';
 import { removeCityFiles, writeCityFiles } from '../../../tests/support/city-fixture.ts';
 import type { CityTable } from './city-data.ts';
 import { buildIndexData, CityIndex, type CityIndexData } from './city-index.ts';
@@ -30,23 +31,6 @@ function plain(data: CityIndexData) {
   return { count: t.count, names: t.names, countries: t.countries, regions: t.regions, keys: data.keys, ...Object.fromEntries(Object.entries(parts).map(([k, a]) => [k, [...a]])) };
 }
 
-interface Header { format: number; version: string; parts: Record<string, [number, number, number?]> }
-const headerOf = (file: Buffer) => JSON.parse(file.toString('utf8', 12, 12 + file.readUInt32LE(8))) as Header;
-const startOf = (file: Buffer) => Math.ceil((12 + file.readUInt32LE(8)) / 8) * 8;
-
-/** The same file with its header changed (the parts moved along with it). */
-function withHeader(file: Buffer, edit: (header: Header) => void): Buffer {
-  const header = headerOf(file);
-  edit(header);
-  const json = Buffer.from(JSON.stringify(header));
-  const start = Math.ceil((12 + json.length) / 8) * 8;
-  const out = Buffer.alloc(start + file.length - startOf(file));
-  file.copy(out, 0, 0, 8);
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  file.copy(out, start, startOf(file));
-  return out;
-}
 
 describe('encodeIndex and decodeIndex', () => {
   it('reads back every part it wrote, and the index searches alike', () => {
