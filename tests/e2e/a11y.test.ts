@@ -1,11 +1,14 @@
-/** axe over every URL in the built sitemap, the network pages' cases and the 404 page: zero violations, one test per page. */
+/**
+ * axe over every page type of the built sitemap (builtPageTypes in browser-harness.ts), the
+ * network pages' cases and the 404 page: zero violations, one test per page.
+ */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, launchBrowser, NETWORK_PAGES } from '../support/browser-harness.ts';
+import { builtPageTypes, builtSitemapPaths, launchBrowser, NETWORK_PAGES } from '../support/browser-harness.ts';
 import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
-const PATHS = [...builtSitemapPaths(), ...NETWORK_PAGES, '/this-page-does-not-exist'];
+const PATHS = [...builtPageTypes(), ...NETWORK_PAGES, '/this-page-does-not-exist'];
 
 let server: SharedServer;
 let browser: Browser;
@@ -17,9 +20,15 @@ beforeAll(async () => {
 });
 afterAll(async () => { await context?.close(); await browser?.close(); });
 
-it('covers the home page and every other sitemap page', () => {
+it('covers the home page and every page type of the sitemap', () => {
   expect(PATHS).toContain('/');
-  expect(PATHS.length).toBeGreaterThan(20);
+  // Each folder of the sitemap (a template that renders a collection) by two of its pages.
+  const folders = (paths: string[]) => [...new Set(paths.filter((p) => p.lastIndexOf('/') > 0).map((p) => p.slice(0, p.lastIndexOf('/'))))];
+  const sitemap = builtSitemapPaths();
+  expect(folders(PATHS)).toEqual(folders(sitemap));
+  for (const folder of folders(sitemap)) expect(PATHS.filter((p) => p.startsWith(folder + '/'))).toHaveLength(2);
+  // And every page that is alone under its template.
+  expect(sitemap.filter((p) => p.lastIndexOf('/') === 0).every((p) => PATHS.includes(p))).toBe(true);
 });
 
 it.each(PATHS)('finds no accessibility violations on %s', async (path) => {

@@ -1,12 +1,12 @@
 /**
- * The dark theme (prefers-color-scheme: dark): axe, contrast included, over every sitemap
- * page, an address page and the home page's panels, as the light theme is checked by
- * a11y.test.ts and lookup-a11y.test.ts.
+ * The dark theme (prefers-color-scheme: dark): axe, contrast included, over every page type of
+ * the sitemap (builtPageTypes in browser-harness.ts), an address page and the home page's
+ * panels, as the light theme is checked by a11y.test.ts and lookup-a11y.test.ts.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { builtSitemapPaths, hydrated, launchBrowser, NETWORK_PAGES } from '../support/browser-harness.ts';
+import { builtPageTypes, hydrated, launchBrowser, NETWORK_PAGES } from '../support/browser-harness.ts';
 import { sharedServer, type SharedServer } from '../support/e2e-fixture.ts';
 
 let server: SharedServer;
@@ -27,7 +27,7 @@ it('uses the dark palette when the system asks for it', async () => {
   await page.close();
 });
 
-it.each([...builtSitemapPaths(), ...NETWORK_PAGES, '/lookup/1.1.1.1', '/this-page-does-not-exist'])('finds no accessibility violations, contrast included, on %s in the dark theme', async (path) => {
+it.each([...builtPageTypes(), ...NETWORK_PAGES, '/lookup/1.1.1.1', '/this-page-does-not-exist'])('finds no accessibility violations, contrast included, on %s in the dark theme', async (path) => {
   const page = await dark.newPage();
   try {
     await page.goto(server.url + path, { waitUntil: 'load' });

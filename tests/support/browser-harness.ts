@@ -3,7 +3,7 @@
  * Chromium through playwright-core. No downloads: CHROMIUM_PATH or a Debian chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Download, type LaunchOptions, type Page } from 'playwright-core';
@@ -163,9 +163,33 @@ export const NETWORK_PAGES = ['/AS16509', '/AS329180', '/AS200142', '/AS23910', 
 /** A path in the networks' sitemap. */
 export const isNetworkPage = (path: string): boolean => /^\/AS\d+$/.test(path);
 
+const BUILT_PAGES = 'dist/client';
+
 /** Paths the build's sitemap lists, read from dist at collection time so each page can be its own test. */
 export function builtSitemapPaths(): string[] {
-  const dir = 'dist/client';
-  return readdirSync(dir).filter((f) => /^sitemap-\d+\.xml$/.test(f))
-    .flatMap((f) => [...readFileSync(`${dir}/${f}`, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc!).pathname));
+  return readdirSync(BUILT_PAGES).filter((f) => /^sitemap-\d+\.xml$/.test(f))
+    .flatMap((f) => [...readFileSync(`${BUILT_PAGES}/${f}`, 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map(([, loc]) => new URL(loc!).pathname));
+}
+
+/**
+ * The built sitemap by page type, for the axe scans (a11y.test.ts, dark.test.ts), which take
+ * seconds a page: every page a template renders once (`/`, `/trust`, `/ip-2`), and of those one
+ * template renders per entry of a collection (`/blog/<slug>`, `/tool/<keyword>`, `/isp/<isp>`),
+ * the largest and the smallest built page, the one with the most kinds of markup and the
+ * one with the fewest. The width check (layout-and-no-js.test.ts) and the crawl still read
+ * every page.
+ */
+export function builtPageTypes(): string[] {
+  const templates = new Map<string, string[]>();
+  for (const path of builtSitemapPaths()) {
+    // `/blog/` for the posts, apart from `/blog`, the index page.
+    const template = path.lastIndexOf('/') > 0 ? path.slice(0, path.lastIndexOf('/') + 1) : path;
+    templates.set(template, [...(templates.get(template) ?? []), path]);
+  }
+  const size = (path: string) => statSync(`${BUILT_PAGES}${path}.html`).size;
+  return [...templates.values()].flatMap((pages) => {
+    if (pages.length === 1) return pages;
+    const bySize = pages.toSorted((a, b) => size(b) - size(a));
+    return [bySize[0]!, bySize.at(-1)!];
+  });
 }
