@@ -6,10 +6,12 @@
  * handlers are siblings that only routes.ts wires; only data/layout.ts names the folders
  * under DATA_DIR; no module reaches itself through its imports; over value imports (what runs, not `import type`),
  * no room reaches itself through other rooms, and the HTTP floor (http/) imports no domain
- * room.
+ * room. And across src/, no function runs over 100 lines: a factory past that holds two
+ * things, as http/app.ts's dispatcher and writer did in one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const SERVER = 'src/server';
@@ -155,5 +157,37 @@ describe('src/server', () => {
   it('keeps the HTTP floor (http/) free of the domain: no value import of a domain room', () => {
     const bad = files.filter(inRoom('http')).flatMap((file) => valueImportsOf(file).filter((t) => DOMAIN_ROOMS.includes(roomOf(t))).map((t) => `${file} -> ${t}`));
     expect(bad).toEqual([]);
+  });
+});
+
+/** Functions (declarations, methods, arrows) whose body spans more than `max` lines, as `file:line name (lines)`. */
+function longFunctions(file: string, text: string, max: number): string[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const long: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = sf.getLineAndCharacterOfPosition(node.getStart()).line;
+      const lines = sf.getLineAndCharacterOfPosition(node.end).line - first + 1;
+      const name = 'name' in node && node.name ? node.name.getText() : '(anonymous)';
+      if (lines > max) long.push(`${file}:${first + 1} ${name} (${lines})`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return long;
+}
+
+describe('src/', () => {
+  it('finds a function longer than the bound, and not one within it', () => {
+    const body = (n: number) => Array.from({ length: n - 2 }, (_, i) => `  const a${i} = ${i};`).join('\n');
+    expect(longFunctions('x.ts', `export function f() {\n${body(101)}\n}`, 100)).toEqual(['x.ts:1 f (101)']);
+    expect(longFunctions('x.ts', `const g = () => {\n${body(100)}\n};`, 100)).toEqual([]);
+  });
+
+  it('has no function over 100 lines', () => {
+    const sources = readdirSync('src', { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.endsWith('.d.ts'));
+    expect(sources.length).toBeGreaterThan(100);
+    expect(sources.flatMap((f) => longFunctions(`src/${f}`, readFileSync(path.join('src', f), 'utf8'), 100))).toEqual([]);
   });
 });

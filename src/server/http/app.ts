@@ -91,15 +91,21 @@ export function pageTarget(path: string, rawUrl: string): string {
   return segments.join('/') + (q === -1 ? '' : rawUrl.slice(q));
 }
 
-/** Builds the listener from its parts. */
-export function createApp(parts: AppParts): AppListener {
-  const { config, site, routes, page, health, answerDeadlineMs = ANSWER_DEADLINE_MS } = parts;
+/** The site's 404 page (its section's, if it has one) as dispatch answers it. */
+function notFound(site: StaticSite, path: string, fileRequest: { method: string; acceptEncoding: string | undefined }): Reply {
+  const file = site.notFoundPage(path);
+  return file ? new FileReply(answerFile(file, { ...fileRequest, ifNoneMatch: undefined }, true)) : anyOrigin(text(404, 'Not found'));
+}
 
-  /** The site's 404 page (its section's, if it has one) as dispatch answers it. */
-  const notFound = (path: string, fileRequest: { method: string; acceptEncoding: string | undefined }): Reply => {
-    const file = site.notFoundPage(path);
-    return file ? new FileReply(answerFile(file, { ...fileRequest, ifNoneMatch: undefined }, true)) : anyOrigin(text(404, 'Not found'));
-  };
+/** The answer to a request that failed: 413 past the body limit, else a 500 logged in one line. */
+function failure(error: unknown, method: string, url: string, bodyLimit: number): AppResponse {
+  if (error instanceof BodyTooLarge) return anyOrigin(jsonError(413, 'payload_too_large', `The request body is larger than ${bodyLimit} bytes.`));
+  console.error(`request failed: ${method} ${url.slice(0, 200)}: ${oneLine(error)}`);
+  return anyOrigin(jsonError(500, 'internal', 'Something went wrong on our side.'));
+}
+
+/** The deciding half of the app: what answers one request, a promise only when some part of it is asynchronous. */
+function dispatcher({ config, site, routes, page, health }: AppParts): (inc: Incoming) => Reply | Promise<Reply> {
 
   /** A page once its rate limit has spoken: the limit's refusal, or the page's locals with the limit's headers. */
   function pageReply(row: PageRoute, path: string, appReq: AppRequest, verdict: PageVerdict | undefined): Reply | Promise<Reply> {
@@ -124,7 +130,7 @@ export function createApp(parts: AppParts): AppListener {
     const q = inc.url.indexOf('?');
     const location = slashRedirect(site, path, q === -1 ? '' : inc.url.slice(q + 1), page ? routes.isPage : undefined);
     if (location) return anyOrigin(text(301, `Moved to ${location}`, { location }));
-    return notFound(path, fileRequest);
+    return notFound(site, path, fileRequest);
   }
 
   /** Set once the missing TRUST_PROXY was said: one line a process (one app a process), not one a request. */
@@ -136,8 +142,7 @@ export function createApp(parts: AppParts): AppListener {
     console.warn(`TRUST_PROXY is not set, but a request from ${inc.peer}, a private or loopback address, carries ${header}: a proxy in front? Every visitor then appears as the proxy, exempt from the rate limit and allowed the operator's analytics. Set TRUST_PROXY=1 (one proxy) or TRUST_PROXY=<the proxy's CIDRs>, and TRUST_PROXY_HEADER when it writes another header than X-Forwarded-For (docs/operations.md)`);
   };
 
-  /** Decides the answer to one request; a promise only when some part of it is asynchronous. */
-  function dispatch(inc: Incoming): Reply | Promise<Reply> {
+  return function dispatch(inc: Incoming): Reply | Promise<Reply> {
     if (!proxyWarned) warnIfProxied(inc);
     const rawUrl = inc.url;
     if (!rawUrl.startsWith('/')) return BAD_TARGET;
@@ -157,14 +162,13 @@ export function createApp(parts: AppParts): AppListener {
     const appReq: AppRequest = { method: inc.method, path, query, headers: inc.headers, clientIp: client.text, clientAddress: client.parsed, body: inc.body };
     const answer = routes.answer(appReq);
     return answer === undefined ? fallThrough(inc, path, appReq) : andThen(answer, (found) => found ?? fallThrough(inc, path, appReq));
-  }
+  };
+}
 
-  /** The answer to a request that failed: 413 past the body limit, else a 500 logged in one line. */
-  function failure(error: unknown, method: string, url: string): AppResponse {
-    if (error instanceof BodyTooLarge) return anyOrigin(jsonError(413, 'payload_too_large', `The request body is larger than ${config.bodyLimit} bytes.`));
-    console.error(`request failed: ${method} ${url.slice(0, 200)}: ${oneLine(error)}`);
-    return anyOrigin(jsonError(500, 'internal', 'Something went wrong on our side.'));
-  }
+/** Builds the listener from its parts: dispatch's replies, written on the socket or as a Response. */
+export function createApp(parts: AppParts): AppListener {
+  const { config, site, page, answerDeadlineMs = ANSWER_DEADLINE_MS } = parts;
+  const dispatch = dispatcher(parts);
 
   /** A file or handler answer as status, flat headers and body. */
   const onWire = (reply: AppResponse | FileReply, https: boolean) => reply instanceof FileReply
@@ -209,12 +213,12 @@ export function createApp(parts: AppParts): AppListener {
     const fail = (error: unknown) => {
       // A client that went away (an aborted upload) is no fault of ours: nothing to answer or log.
       if (res.headersSent || req.socket.destroyed) res.destroy();
-      else instead(failure(error, method, url));
+      else instead(failure(error, method, url, config.bodyLimit));
     };
     const lastResort = {
       unanswered: () => {
         console.error(`no answer made: ${method} ${url.slice(0, 200)}: answered 404`);
-        instead(notFound(url.split('?')[0]!, { method, acceptEncoding: headers.get('accept-encoding') ?? undefined }));
+        instead(notFound(site, url.split('?')[0]!, { method, acceptEncoding: headers.get('accept-encoding') ?? undefined }));
       },
       overdue: () => {
         console.error(`no answer in ${answerDeadlineMs} ms: ${method} ${url.slice(0, 200)}: answered 503`);
@@ -237,15 +241,15 @@ export function createApp(parts: AppParts): AppListener {
     try {
       reply = await dispatch({ method, url: path, headers, peer, body });
     } catch (error) {
-      reply = failure(error, method, path);
+      reply = failure(error, method, path, config.bodyLimit);
     }
     const https = forwardedProtoIsHttps(peer, headers, config.trustProxy);
     try {
       const wire = wireOf(reply, method, headers.get('accept-encoding'), https) ?? await rendered(reply as PageReply, path, method, headers, https)
-        ?? wireOf(notFound(path.split('?')[0]!, { method, acceptEncoding: headers.get('accept-encoding') ?? undefined }), method, undefined, https)!;
+        ?? wireOf(notFound(site, path.split('?')[0]!, { method, acceptEncoding: headers.get('accept-encoding') ?? undefined }), method, undefined, https)!;
       return toResponse(method, wire);
     } catch (error) {
-      return toResponse(method, flatten(failure(error, method, path), https));
+      return toResponse(method, flatten(failure(error, method, path, config.bodyLimit), https));
     }
   }
 

@@ -85,6 +85,40 @@ function validGps(gps: GpsLocation | null | undefined): GpsLocation | null {
   return ok ? gps : null;
 }
 
+/** One city source's answer for an address into `out` (IPv6 from its `words`); false for none, or a corrupt record, which degrades this answer only. */
+function askSource(parsed: ParsedIp, words: Uint32Array, source: Sources['primary'], out: Place): boolean {
+  if (!source) return false;
+  try {
+    return parsed.version === 4 ? source.find4(parsed.value, out) : source.find6(words, out);
+  } catch {
+    return false;
+  }
+}
+
+/** The network of an address in the ASN index, or null (no index, or no range holds it); `words` is scratch. */
+function networkIn(asn: Sources['asn'], parsed: ParsedIp, words: Uint32Array): Network | null {
+  if (!asn) return null;
+  const row = parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(toWords(parsed.value, words));
+  return row >= 0 ? { asn: asn.asn(row), org: asn.orgs[asn.orgId(row)] ?? '' } : null;
+}
+
+/** How sure the answer is, from the two sources' places (`p`, `s`), the one chosen, a GPS fix and the VPN verdict. */
+function sureness(p: Place | null, s: Place | null, place: Place | null, gps: GpsLocation | null, consensusKm: number | null, vpnDetected: boolean) {
+  const countryKnown = !!(p?.countryCode || s?.countryCode);
+  const accuracy = accuracyFor({
+    gpsAccuracyM: gps?.accuracy, vpnDetected, consensusKm,
+    cityKnown: !!place?.city, bigCity: !!place?.bigCity, countryKnown, sourceRadiusKm: place?.radiusKm,
+  });
+  const confidence = confidenceScore({
+    gpsAccuracyM: gps?.accuracy,
+    consensusKm,
+    cityKnown: !!(p?.city || s?.city),
+    countryKnown,
+    countriesDisagree: !!(p?.countryCode && s?.countryCode && p.countryCode !== s.countryCode),
+  });
+  return { accuracy, confidence };
+}
+
 /** How an engine builds its records. */
 export interface EngineOptions {
   /**
@@ -108,15 +142,7 @@ export function engineFrom(sources: Sources, options: EngineOptions = {}): Engin
   const secondPlace = emptyPlace();
   const words = new Uint32Array(4);
 
-  function ask(parsed: ParsedIp, source: Sources['primary'], out: Place): boolean {
-    if (!source) return false;
-    try {
-      return parsed.version === 4 ? source.find4(parsed.value, out) : source.find6(words, out);
-    } catch {
-      return false; // a corrupt record degrades this answer only
-    }
-  }
-
+  const ask = (parsed: ParsedIp, source: Sources['primary'], out: Place) => askSource(parsed, words, source, out);
   function askAsn(parsed: ParsedIp): number {
     if (!asn) return -1;
     return parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(words);
@@ -124,11 +150,7 @@ export function engineFrom(sources: Sources, options: EngineOptions = {}): Engin
 
   // The network of a WebRTC candidate (its own scratch words: the lookup's are in use).
   const candidateWords = new Uint32Array(4);
-  function networkOf(parsed: ParsedIp): Network | null {
-    if (!asn) return null;
-    const row = parsed.version === 4 ? asn.find4(parsed.value) : asn.find6(toWords(parsed.value, candidateWords));
-    return row >= 0 ? { asn: asn.asn(row), org: asn.orgs[asn.orgId(row)] ?? '' } : null;
-  }
+  const networkOf = (parsed: ParsedIp) => networkIn(asn, parsed, candidateWords);
 
   function lookup(ip: string, ctx: LookupContext = {}): LookupResponse {
     const parsed = parseAddress(ip);
@@ -172,21 +194,9 @@ export function engineFrom(sources: Sources, options: EngineOptions = {}): Engin
     };
     const vpn = memo ? memo.vpn(vpnEvidence) : judgeVpn(vpnEvidence);
 
-    const cityKnown = !!(p?.city || s?.city);
-    const countryKnown = !!(p?.countryCode || s?.countryCode);
     const latitude = gps ? gps.lat : place && !Number.isNaN(place.latitude) ? place.latitude : 0;
     const longitude = gps ? gps.lng : place && !Number.isNaN(place.longitude) ? place.longitude : 0;
-    const accuracy = accuracyFor({
-      gpsAccuracyM: gps?.accuracy, vpnDetected: vpn.detected, consensusKm,
-      cityKnown: !!place?.city, bigCity: !!place?.bigCity, countryKnown, sourceRadiusKm: place?.radiusKm,
-    });
-    const confidence = confidenceScore({
-      gpsAccuracyM: gps?.accuracy,
-      consensusKm,
-      cityKnown,
-      countryKnown,
-      countriesDisagree: !!(p?.countryCode && s?.countryCode && p.countryCode !== s.countryCode),
-    });
+    const { accuracy, confidence } = sureness(p, s, place, gps, consensusKm, vpn.detected);
     const data = buildRecord({
       address, parsed, place, latitude, longitude, timezone, org, asnOrg: org,
       asn: row >= 0 ? `AS${asn!.asn(row)}` : UNKNOWN, networkType, vpn, privacy, accuracy, confidence, gps, consensusKm,

@@ -226,6 +226,43 @@ function dashboardOf(period: Period, now: number, f: PeriodFigures, recent: Stor
 export const PURGE_RETRY_MS = 5 * 60_000;
 
 /**
+ * The retention job on `store`: daily, and once shortly after start (not during it: start
+ * must stay fast). A failure (the database away, descriptors short: EMFILE) is tried again
+ * in minutes, not the next day.
+ */
+function scheduleRetention(store: ReopeningStore, retentionMs: number): { stop(): void } {
+  let retry: NodeJS.Timeout | undefined;
+  const purge = () => {
+    store.get().then((s) => s.purge(Date.now() - retentionMs)).catch((error: unknown) => {
+      console.error(`analytics: the retention job failed (${errorMessage(error)}); it runs again in ${PURGE_RETRY_MS / 60_000} minutes`);
+      retry ??= setTimeout(() => { retry = undefined; purge(); }, PURGE_RETRY_MS);
+      retry.unref();
+    });
+  };
+  const first = setTimeout(purge, 60_000).unref();
+  const daily = setInterval(purge, DAY_MS).unref();
+  return {
+    stop() {
+      clearTimeout(first);
+      clearInterval(daily);
+    },
+  };
+}
+
+/** What the store knows of a correction's unit, or null when it cannot say in time (then the row is queued; the figures check it again). */
+async function storedCheck(store: ReopeningStore, row: Parameters<AnalyticsStore['checkCorrection']>[0]): Promise<CorrectionCheck | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => { timer = setTimeout(resolve, CHECK_TIMEOUT_MS, null); });
+  try {
+    return await Promise.race([store.get().then((s) => s.checkCorrection(row)), late]);
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Creates the analytics of a configuration. Returns at once: the store opens in the
  * background and the queue holds rows until it is there.
  */
@@ -261,37 +298,12 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
   };
   probe();
 
-  // A failure (the database away, descriptors short: EMFILE) is tried again in minutes, not the next day.
-  let retry: NodeJS.Timeout | undefined;
-  const purge = () => {
-    store.get().then((s) => s.purge(Date.now() - retentionMs)).catch((error: unknown) => {
-      console.error(`analytics: the retention job failed (${errorMessage(error)}); it runs again in ${PURGE_RETRY_MS / 60_000} minutes`);
-      retry ??= setTimeout(() => { retry = undefined; purge(); }, PURGE_RETRY_MS);
-      retry.unref();
-    });
-  };
-  // Daily, and once shortly after start (not during it: start must stay fast).
-  const first = setTimeout(purge, 60_000);
-  const daily = setInterval(purge, DAY_MS);
-  first.unref();
-  daily.unref();
+  const retention = scheduleRetention(store, retentionMs);
 
   // Units whose lookup this process recorded (unit key -> when), and units and days with a correction.
   const lookedUp = new BoundedMap<number, number>(UNITS_KEPT);
   const corrected = new BoundedMap<string, true>(UNITS_KEPT);
   const checking = new Set<string>();
-  /** What the store knows of the unit, or null when it cannot say in time (then the row is queued; the figures check it again). */
-  const stored = async (row: Parameters<AnalyticsStore['checkCorrection']>[0]): Promise<CorrectionCheck | null> => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => { timer = setTimeout(resolve, CHECK_TIMEOUT_MS, null); });
-    try {
-      return await Promise.race([store.get().then((s) => s.checkCorrection(row)), late]);
-    } catch {
-      return null;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 
   return {
     enabled: true,
@@ -308,7 +320,7 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
       if (corrected.get(key) || checking.has(key)) return DUPLICATE;
       checking.add(key);
       try {
-        const known = await stored(row);
+        const known = await storedCheck(store, row);
         if (known?.duplicate) return DUPLICATE;
         const here = (lookedUp.get(row.networkMin) ?? -Infinity) >= row.at - LOOKUP_PROOF_MS;
         if (known && !known.lookedUp && !here) return NO_LOOKUP;
@@ -337,8 +349,7 @@ export function createAnalytics(config: AnalyticsConfig, options: QueueOptions =
     async close(deadline) {
       closed = true;
       clearTimeout(reopen);
-      clearTimeout(first);
-      clearInterval(daily);
+      retention.stop();
       const left = await queue.close(deadline);
       if (left.lastError) console.error(`analytics: closed with ${left.dropped} rows dropped in all (${left.lastError})`);
       await store.close();
