@@ -172,6 +172,11 @@ describe('one field per endpoint', () => {
     expect(body).toMatch(expected);
   });
 
+  it('answers a field as text whatever the Accept header asks: only / and /json answer JSON', async () => {
+    const { res, body } = await text('/country?ip=8.8.8.8', { 'user-agent': 'curl/8.5.0', accept: 'application/json' });
+    expect([res.headers.get('content-type'), body]).toEqual(['text/plain; charset=utf-8', 'United States\n']);
+  });
+
   it('answers /json with the full record and Server-Timing', async () => {
     const { res, body } = await text('/json?ip=1.1.1.1');
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);

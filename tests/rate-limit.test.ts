@@ -278,6 +278,13 @@ describe('the memory store', () => {
     expect(last!.headers!['ratelimit-remaining']).toBe(remaining);
   });
 
+  it('is off at 0 a minute: every request answered, without RateLimit headers', async () => {
+    const limit = withRateLimit({ perMinute: 0, guards: () => true }, [() => OK]);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await limit(requestFrom('8.8.4.4')));
+    expect(answers.map((a) => [a!.status, a!.headers?.['ratelimit-limit']])).toEqual([[200, undefined], [200, undefined], [200, undefined]]);
+  });
+
   it('starts counting again exactly when the window ends, not a millisecond before', () => {
     let now = 1_000_000;
     const counts = new WindowCounts({ now: () => now });

@@ -78,6 +78,8 @@ describe('routeTable', () => {
     ['not one it does not', { path: '/m', methods: ['POST'], handler: named('x') }, '/m', { method: 'GET' }, false],
     ['its host, with a port', { path: '/h', host: 'api.example', handler: named('x') }, '/h', { host: 'API.example:8080' }, true],
     ['not another host', { path: '/h', host: 'api.example', handler: named('x') }, '/h', { host: 'www.example' }, false],
+    ['not a host row without a Host header', { path: '/h', host: 'api.example', handler: named('x') }, '/h', {}, false],
+    ['an IPv6 literal host, its own colons kept', { path: '/h', host: '[2001:db8::1]', handler: named('x') }, '/h', { host: '[2001:db8::1]:8080' }, true],
     ['a condition that holds', { path: '/w', when: (r) => r.query.has('q'), handler: named('x') }, '/w', { query: new URLSearchParams('q=1') }, true],
     ['not one that does not', { path: '/w', when: (r) => r.query.has('q'), handler: named('x') }, '/w', {}, false],
   ])('claims %s', (_, row, path, init, claimed) => {
@@ -90,6 +92,18 @@ describe('routeTable', () => {
     const answer = table.answer(req('/x'));
     expect(answer).not.toBeInstanceOf(Promise);
     expect([answer && (answer as { body: string }).body, asked]).toEqual(['"last"\n', ['first', 'last']]);
+  });
+
+  it('asks the next row that claims a request when a handler passes later, with a promise', async () => {
+    const table = routeTable([{ path: '/x', handler: () => Promise.resolve(undefined) }, { path: '/x', handler: named('second') }]);
+    const answer = table.answer(req('/x'));
+    expect(answer).toBeInstanceOf(Promise);
+    expect(((await answer) as { body: string }).body).toBe('"second"\n');
+  });
+
+  it('takes CORS away from an answer of a row that does not opt in, even one that asks for it', async () => {
+    const table = routeTable([{ path: '/own', handler: () => ({ ...json(200, 'own'), cors: true }) }]);
+    expect(((await table.answer(req('/own'))) as { cors?: boolean }).cors).toBe(false);
   });
 
   it('knows its pages and their shells', () => {
@@ -111,5 +125,9 @@ describe('routeTable', () => {
     ['a shell page matched by pattern', { pattern: /x/, page: { locals: () => ({ clientIp: '', lookup: null, clientConfig: config.client }), shell: true } }],
   ])('refuses a row with %s', (_, row) => {
     expect(() => routeTable([row])).toThrow(/^route /);
+  });
+
+  it('names a refused row by its first matcher', () => {
+    expect(() => routeTable([{ prefix: '/a/', pattern: /x/, handler: named('x') }])).toThrow(/^route \/a\/: give exactly one/);
   });
 });
