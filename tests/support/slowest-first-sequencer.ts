@@ -3,7 +3,7 @@
  * slowest first, so that no file of minutes starts last and runs alone while the other worker
  * idles. "Slowest" is the last run's record (reports/test-times/e2e.json, written by
  * durations-reporter.ts beside this file) when there is one; without it (a fresh clone) the
- * files that go over every sitemap page come first, then Vitest's own order.
+ * files known to be slow come first, then Vitest's own order.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import type { RunTimes } from './durations-reporter.ts';
 
 const RECORD = 'reports/test-times/e2e.json';
-/** Minutes each: axe over every sitemap page in both schemes, and every visitor state at two widths. */
+/** The slowest on a fresh clone: axe over the sitemap's page types in both schemes, and every visitor state at two widths. */
 const KNOWN_SLOW = ['tests/e2e/a11y.test.ts', 'tests/e2e/dark.test.ts', 'tests/e2e/visitor-states.test.ts'];
 
 function lastTimes(): Map<string, number> {
