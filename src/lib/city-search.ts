@@ -4,6 +4,7 @@
  * shape, and the fallback candidate offered when the search cannot answer.
  */
 import * as z from 'zod/mini';
+import { searchAnswerOf } from './search-answer.ts';
 
 /** A query needs this many characters after trimming; fewer gives an empty list. */
 export const CITY_QUERY_MIN = 3;
@@ -33,11 +34,7 @@ export const CityCandidateSchema = z.object({
 export type CityCandidate = z.infer<typeof CityCandidateSchema>;
 
 /** `GET /api/cities?q=…&limit=…`: the trimmed query, how many were found, best first. */
-export const CitySearchResponseSchema = z.object({
-  query: z.string(),
-  count: z.number(),
-  results: z.array(CityCandidateSchema),
-});
+export const CitySearchResponseSchema = searchAnswerOf(CityCandidateSchema);
 export type CitySearchResponse = z.infer<typeof CitySearchResponseSchema>;
 
 /** Characters in the trimmed query, counted as the visitor sees them (an emoji is one). */

@@ -5,6 +5,7 @@
  * path of a network's page: asn.ts.
  */
 import * as z from 'zod/mini';
+import { searchAnswerOf } from './search-answer.ts';
 import { NETWORK_TYPES } from './record.ts';
 
 /** The privacy lists a network's space is checked against (src/server/data/privacy-lists.ts). */
@@ -74,11 +75,7 @@ export const NetworkSummarySchema = z.object({
 export type NetworkSummaryRecord = z.infer<typeof NetworkSummarySchema>;
 
 /** `GET /api/asn?q=…&limit=…`: the trimmed query, how many were found, best first. */
-export const NetworkSearchResponseSchema = z.object({
-  query: z.string(),
-  count: z.number(),
-  results: z.array(NetworkSummarySchema),
-});
+export const NetworkSearchResponseSchema = searchAnswerOf(NetworkSummarySchema);
 export type NetworkSearchResponse = z.infer<typeof NetworkSearchResponseSchema>;
 
 /** Longest search query (characters); longer is a 400. */
