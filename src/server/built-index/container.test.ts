@@ -166,6 +166,10 @@ describe('a container refuses', () => {
   it('... but reads any version when none is asked for', () => {
     expect(SAMPLE.decode(SAMPLE.encode(sample()))?.version).toBe('data 1');
   });
+
+  it('... that is a string: a version of another type is refused even when none is asked for', () => {
+    expect(SAMPLE.decode(withHeader(SAMPLE.encode(sample()), (h) => { (h as { version: unknown }).version = 1; }))).toBeUndefined();
+  });
 });
 
 describe('growing columns', () => {
