@@ -34,7 +34,7 @@ export const CityCandidateSchema = z.object({
 export type CityCandidate = z.infer<typeof CityCandidateSchema>;
 
 /** `GET /api/cities?q=…&limit=…`: the trimmed query, how many were found, best first. */
-export const CitySearchResponseSchema = searchAnswerOf(CityCandidateSchema);
+export const CitySearchResponseSchema = /* @__PURE__ */ searchAnswerOf(CityCandidateSchema);
 export type CitySearchResponse = z.infer<typeof CitySearchResponseSchema>;
 
 /** Characters in the trimmed query, counted as the visitor sees them (an emoji is one). */

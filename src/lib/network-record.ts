@@ -75,7 +75,7 @@ export const NetworkSummarySchema = z.object({
 export type NetworkSummaryRecord = z.infer<typeof NetworkSummarySchema>;
 
 /** `GET /api/asn?q=…&limit=…`: the trimmed query, how many were found, best first. */
-export const NetworkSearchResponseSchema = searchAnswerOf(NetworkSummarySchema);
+export const NetworkSearchResponseSchema = /* @__PURE__ */ searchAnswerOf(NetworkSummarySchema);
 export type NetworkSearchResponse = z.infer<typeof NetworkSearchResponseSchema>;
 
 /** Longest search query (characters); longer is a 400. */
