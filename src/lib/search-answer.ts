@@ -1,7 +1,7 @@
 /**
  * The answer of a search endpoint (`GET /api/cities`, `GET /api/asn`), one shape for every
  * kind of result: the trimmed query, how many were found, and the results, best first.
- * Callers mark the call `/* @__PURE__ *\/`: a module-level call is otherwise kept by the
+ * Callers mark the call with a `@__PURE__` annotation: a module-level call is otherwise kept by the
  * bundler, and zod with it, in the islands that import its module for a constant
  * (tests/js-budget.test.ts keeps zod off `/`).
  */
